@@ -1,0 +1,33 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Factory",
+    platforms: [
+        .iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v8), .visionOS(.v1), .macCatalyst(.v13),
+    ],
+    products: [
+        .library(name: "FactoryKit", targets: ["FactoryKit"]),
+        .library(name: "FactoryKitDynamic", type: .dynamic, targets: ["FactoryKit"]),
+        .library(name: "FactoryTesting", targets: ["FactoryTesting"]),
+    ],
+    targets: [
+        .target(name: "FactoryKit"),
+        .target(
+            name: "FactoryTesting",
+            dependencies: ["FactoryKit"]
+        ),
+        .testTarget(
+            name: "FactoryKitTests",
+            dependencies: ["FactoryKit", "FactoryTesting"]
+        ),
+        // Built the way new Xcode projects are: every unannotated declaration is main-actor
+        // isolated. Proves that client code written that way compiles against FactoryKit.
+        .testTarget(
+            name: "FactoryKitMainActorTests",
+            dependencies: ["FactoryKit", "FactoryTesting"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Holds a container's registrations, options and caches, and the switches that govern them.
+///
+/// Every container owns one manager (`let manager = ContainerManager()`). It is safe to use from
+/// any thread; its lock is held only for lookups and updates, never while a factory closure,
+/// decorator or `autoRegister()` runs.
+///
+/// ```swift
+/// Container.shared.manager.defaultScope = .cached
+/// Container.shared.manager.reset(options: .registration)
+/// ```
+public final nonisolated class ContainerManager: @unchecked Sendable {
+    @usableFromInline let state = Locked(ManagerState())
+
+    /// Creates an empty manager.
+    public init() {}
+
+    /// The scope of every factory on this container that does not name one; `nil` means `unique`.
+    ///
+    /// Usually set in `autoRegister()`. Cleared by `reset(options: .all)`.
+    public var defaultScope: Scope? {
+        get { state.withLock { $0.defaultScope } }
+        set { state.withLock { $0.defaultScope = newValue } }
+    }
+
+    /// Kept for source compatibility with Factory; FactoryKit always detects dependency cycles.
+    ///
+    /// Detection is keyed by container instance, factory and parameter, so it has no false
+    /// positives, and it costs nothing until a resolution nests eight levels deep. Setting this has
+    /// no effect. Like Factory's flag it is process-wide.
+    public var circularDependencyTesting: Bool {
+        get { Diagnostics.settings.withLock { $0.circularDependencyTesting } }
+        set { Diagnostics.settings.withLock { $0.circularDependencyTesting = newValue } }
+    }
+
+    /// Whether resolving a `promised()` factory that was never registered stops the program.
+    ///
+    /// Defaults to `true` in debug builds outside SwiftUI previews, `false` otherwise, where such a
+    /// factory resolves to `nil`. Per container; reset by `reset(options: .all)`.
+    public var promiseTriggersError: Bool {
+        get { state.withLock { $0.promiseTriggersError } }
+        set { state.withLock { $0.promiseTriggersError = newValue } }
+    }
+
+    /// Turns the resolution trace on or off for every container in the process.
+    ///
+    /// Each resolution then writes one line to ``logger``, parent first, when the outermost
+    /// resolution completes:
+    /// `0: Container.service<Service> = F:140264090034416 Service`
+    /// (depth, indented factory, `F` original closure / `R` registration / `O` context override /
+    /// `C` cache hit, the value's address and its runtime type). Works in every build.
+    public var trace: Bool {
+        get { Diagnostics.settings.withLock { $0.trace } }
+        set { Diagnostics.settings.withLock { $0.trace = newValue } }
+    }
+
+    /// Receives trace lines and FactoryKit's warnings; `print` by default. Process-wide.
+    public var logger: (String) -> Void {
+        get { Diagnostics.settings.withLock { $0.logger } }
+        set { Diagnostics.settings.withLock { $0.logger = newValue } }
+    }
+
+    /// How long a thread waits for another thread's creation of the same scoped instance before
+    /// it logs which factory it waits for (a wait that can never end, such as a creator blocked on
+    /// the waiting thread through `DispatchQueue.sync`, is otherwise silent). Process-wide; 5 s by
+    /// default; zero or less turns the warning off.
+    public var waitWarningInterval: TimeInterval {
+        get { Diagnostics.settings.withLock { $0.slowWaitThreshold } }
+        set { Diagnostics.settings.withLock { $0.slowWaitThreshold = newValue } }
+    }
+
+    /// Removes what was added to this container from outside the factory definitions.
+    ///
+    /// - `.all`: registrations, context overrides, options, cached values, `defaultScope`, the
+    ///   container decorator and `promiseTriggersError`; `autoRegister()` runs again on next use.
+    /// - `.registration`: registrations only (cached values stay); `autoRegister()` runs again.
+    /// - `.context`: context overrides only.
+    /// - `.scope`: cached values only.
+    /// - `.none`: nothing.
+    ///
+    /// Singletons are not the container's and stay; use `Scope.singleton.reset()`. Values already
+    /// handed out are never affected.
+    public func reset(options: FactoryResetOptions = .all) {
+        state.withLock { state in
+            switch options {
+            case .all:
+                let snapshots = state.snapshots
+                state = ManagerState()
+                state.snapshots = snapshots
+            case .registration:
+                for key in state.factories.keys { state.factories[key]?.options?.registration = nil }
+                state.autoRegistration = .pending
+            case .context:
+                for key in state.factories.keys { state.factories[key]?.options?.contexts = [:] }
+            case .scope:
+                for key in state.factories.keys { state.factories[key]?.cache.removeAll() }
+            case .none:
+                break
+            }
+        }
+    }
+
+    /// Drops this container's cached values made by one scope instance, such as a custom
+    /// `extension Scope { static let session = Cached() }`.
+    ///
+    /// Singletons are not managed by containers: passing one logs a note and changes nothing (use
+    /// `Scope.singleton.reset()`). `unique` and `graph` hold nothing, so they are no-ops.
+    public func reset(scope: Scope) {
+        if scope is Scope.Singleton {
+            Diagnostics.log(
+                "FactoryKit: reset(scope:) ignores singletons, which no container owns; call Scope.singleton.reset() instead."
+            )
+            return
+        }
+        let id = ObjectIdentifier(scope)
+        state.withLock { state in
+            for key in state.factories.keys where state.factories[key]?.cacheScope == id {
+                state.factories[key]?.cache.removeAll()
+            }
+        }
+    }
+
+    /// Saves this container's registrations, options, cached values and settings, to be restored
+    /// by ``pop()``. Singletons, the global trace settings and `FactoryContext` are not saved.
+    public func push() {
+        state.withLock { state in
+            let autoRegistrationDone: Bool
+            if case .done = state.autoRegistration { autoRegistrationDone = true } else { autoRegistrationDone = false }
+            state.snapshots.append(
+                ManagerState.Snapshot(
+                    factories: state.factories.mapValues(\.settled),
+                    autoRegistrationDone: autoRegistrationDone,
+                    defaultScope: state.defaultScope,
+                    decorator: state.decorator,
+                    promiseTriggersError: state.promiseTriggersError
+                )
+            )
+        }
+    }
+
+    /// Restores what the latest ``push()`` saved.
+    ///
+    /// Without a matching `push()` it changes nothing and logs a note: a stray `pop()` is a bug in
+    /// the caller, but not one worth stopping the program for.
+    public func pop() {
+        let restored = state.withLock { state -> Bool in
+            guard let snapshot = state.snapshots.popLast() else { return false }
+            state.factories = snapshot.factories
+            state.autoRegistration = snapshot.autoRegistrationDone ? .done : .pending
+            state.defaultScope = snapshot.defaultScope
+            state.decorator = snapshot.decorator
+            state.promiseTriggersError = snapshot.promiseTriggersError
+            return true
+        }
+        if !restored {
+            Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// A cached value, boxed once when it is created so a cache hit is a retain and a cast that costs
+/// nothing (the cache key carries the result type, so the box's type is known).
+@usableFromInline
+final class ValueBox<T>: @unchecked Sendable {
+    @usableFromInline let value: T
+
+    @inlinable
+    init(_ value: T) { self.value = value }
+}
+
+/// A value held weakly, for the `shared` scope.
+@usableFromInline
+final class WeakBox: @unchecked Sendable {
+    @usableFromInline weak var object: AnyObject?
+
+    @inlinable
+    init(_ object: AnyObject) { self.object = object }
+}
+
+/// A factory closure stored in a container: a registration or a context override.
+///
+/// It is handed the container it resolves from, so a registration never needs to capture (and so
+/// keep alive) its own container.
+@usableFromInline
+final class ClosureBox<P, T>: @unchecked Sendable {
+    @usableFromInline let make: (any ManagedContainer, P) -> T
+
+    @inlinable
+    init(_ make: @escaping (any ManagedContainer, P) -> T) { self.make = make }
+
+    @inlinable
+    convenience init(ignoringContainer make: @escaping (P) -> T) {
+        self.init { _, parameter in make(parameter) }
+    }
+}
+
+/// A per-factory decorator.
+@usableFromInline
+final class DecoratorBox<T>: @unchecked Sendable {
+    @usableFromInline let decorate: @Sendable (T, Bool) -> Void
+
+    @inlinable
+    init(_ decorate: @escaping @Sendable (T, Bool) -> Void) { self.decorate = decorate }
+}
+
+/// Lets generic code ask whether a value is `nil` and reach the object inside an optional.
+@usableFromInline
+protocol OptionalProtocol {
+    var isNil: Bool { get }
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalProtocol {
+    @usableFromInline var isNil: Bool { self == nil }
+    @usableFromInline var wrappedAny: Any? {
+        switch self {
+        case .some(let wrapped): return (wrapped as? OptionalProtocol)?.wrappedAny ?? wrapped
+        case .none: return nil
+        }
+    }
+}
+
+@usableFromInline
+enum ValueInspection {
+    /// Whether a value is `Optional.none`, at any depth of optionality.
+    @usableFromInline
+    static func isNil<T>(_ value: T) -> Bool {
+        guard let optional = value as? OptionalProtocol else { return false }
+        return optional.wrappedAny == nil
+    }
+
+    /// The class instance a value holds (unwrapping optionals), or nil for value types.
+    @usableFromInline
+    static func object<T>(in value: T) -> AnyObject? {
+        let unwrapped: Any
+        if let optional = value as? OptionalProtocol {
+            guard let wrapped = optional.wrappedAny else { return nil }
+            unwrapped = wrapped
+        } else {
+            unwrapped = value
+        }
+        guard type(of: unwrapped) is AnyClass else { return nil }
+        return unwrapped as AnyObject
+    }
+}

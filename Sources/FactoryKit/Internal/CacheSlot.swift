@@ -1,0 +1,123 @@
+import Dispatch
+
+/// A value a scope holds, strongly or (for `shared`) weakly.
+@usableFromInline
+enum StoredValue: @unchecked Sendable {
+    case strong(AnyObject)
+    case weak(WeakBox)
+}
+
+/// One cache slot of a scope: a value with the time it was last used, or a creation in flight.
+@usableFromInline
+enum CacheSlot: @unchecked Sendable {
+    case value(StoredValue, touched: UInt64)
+    case pending(InFlight)
+
+    /// Whether the slot holds a finished value (snapshots and clones keep only those).
+    @inlinable
+    var isValue: Bool {
+        if case .value = self { return true }
+        return false
+    }
+}
+
+/// What a resolution does after looking at a slot.
+@usableFromInline
+enum SlotDecision<T> {
+    /// The scope had a live value.
+    case hit(T)
+    /// This resolution reserved the slot and must create the value, then publish it.
+    case create(InFlight)
+    /// Another resolution is creating the value; wait for it.
+    case wait(InFlight)
+}
+
+/// Monotonic nanoseconds, for time-to-live checks; immune to wall-clock changes.
+@inlinable
+func monotonicNanoseconds() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+extension Optional where Wrapped == CacheSlot {
+    /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
+    /// of whoever owns the slot; `reserve` only allocates the in-flight record.
+    @inlinable
+    mutating func lookup<T>(as type: T.Type, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotDecision<T> {
+        switch self {
+        case .value(let stored, let touched)?:
+            if let timeToLive {
+                let now = monotonicNanoseconds()
+                guard touched &+ timeToLive > now else { break }
+                self = .value(stored, touched: now)
+            }
+            switch stored {
+            case .strong(let box):
+                return .hit(unsafeDowncast(box, to: ValueBox<T>.self).value)
+            case .weak(let box):
+                if let object = box.object, let value = object as? T { return .hit(value) }
+            }
+        case .pending(let flight)?:
+            return .wait(flight)
+        case nil:
+            break
+        }
+        let flight = reserve()
+        self = .pending(flight)
+        return .create(flight)
+    }
+
+    /// Publishes a created value into the slot this resolution reserved. A slot that was reset
+    /// meanwhile no longer holds `flight`, and the value is handed to its waiters but not cached.
+    @inlinable
+    mutating func publish(_ stored: StoredValue?, for flight: InFlight, timestamp: UInt64) {
+        guard case .pending(let reserved)? = self, reserved === flight else { return }
+        self = stored.map { .value($0, touched: timestamp) }
+    }
+}
+
+/// The cache slots of one factory in one scope: a single slot, or one per parameter value for
+/// factories scoped with `scopeOnParameters`.
+@usableFromInline
+struct SlotGroup {
+    @usableFromInline var slot: CacheSlot?
+    @usableFromInline var byParameter: [AnyHashable: CacheSlot] = [:]
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { slot == nil && byParameter.isEmpty }
+
+    @inlinable
+    mutating func lookup<T>(
+        parameter: AnyHashable?, as type: T.Type, timeToLive: UInt64?, reserve: () -> InFlight
+    ) -> SlotDecision<T> {
+        if let parameter {
+            return byParameter[parameter].lookup(as: type, timeToLive: timeToLive, reserve: reserve)
+        }
+        return slot.lookup(as: type, timeToLive: timeToLive, reserve: reserve)
+    }
+
+    @inlinable
+    mutating func publish(_ stored: StoredValue?, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64) {
+        if let parameter {
+            byParameter[parameter].publish(stored, for: flight, timestamp: timestamp)
+        } else {
+            slot.publish(stored, for: flight, timestamp: timestamp)
+        }
+    }
+
+    @inlinable
+    mutating func removeAll() {
+        slot = nil
+        if !byParameter.isEmpty { byParameter.removeAll() }
+    }
+
+    /// A copy with only finished values, for snapshots and singleton clones.
+    var settled: SlotGroup {
+        var copy = SlotGroup()
+        if let slot, slot.isValue { copy.slot = slot }
+        copy.byParameter = byParameter.filter { $0.value.isValue }
+        return copy
+    }
+}

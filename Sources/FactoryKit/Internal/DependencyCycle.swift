@@ -1,0 +1,31 @@
+/// Reports dependency cycles: the whole path, and how to break it.
+enum DependencyCycle {
+    static let advice =
+        "Break the cycle by resolving one side later (@LazyInjected, or a closure that resolves on first use), "
+        + "by passing the value in as a parameter (ParameterFactory), "
+        + "or by registering it after both exist through a promised() factory."
+
+    /// The message for a cycle whose path starts and ends with the same factory.
+    static func message(path: [String], acrossThreads: Bool = false) -> String {
+        let where_ = acrossThreads ? " (across threads: each waits for an instance another is creating)" : ""
+        return "Dependency cycle: \(path.joined(separator: " → "))\(where_). \(advice)"
+    }
+
+    /// Stops the process with the cycle's path; a synchronous factory has no way to return an error.
+    static func report(path: [String], chain: ResolutionChain?, acrossThreads: Bool = false) -> Never {
+        chain?.flushTrace()
+        let text = message(path: path, acrossThreads: acrossThreads)
+        Diagnostics.log("FactoryKit: \(text)")
+        fatalError(text)
+    }
+
+    static func reportTooDeep(recent: [String], limit: Int, chain: ResolutionChain) -> Never {
+        chain.flushTrace()
+        let text =
+            "Dependency cycle suspected: resolution nested deeper than \(limit) levels; the innermost are "
+            + "\(recent.joined(separator: " → ")). A factory with a parameter that is not Hashable may be "
+            + "resolving itself. \(advice)"
+        Diagnostics.log("FactoryKit: \(text)")
+        fatalError(text)
+    }
+}

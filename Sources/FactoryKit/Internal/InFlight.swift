@@ -1,0 +1,101 @@
+import Foundation
+
+/// A creation in progress that other threads may wait for: single flight for scoped instances
+/// and for `autoRegister()`.
+///
+/// The thread that reserves a slot creates the value with no lock held; everyone else who wants
+/// the same slot waits here for that one value. Before waiting, a thread checks the wait graph, so
+/// waiting for oneself (directly or through other threads) is reported as a cycle, never a hang.
+@usableFromInline
+final class InFlight: @unchecked Sendable {
+    @usableFromInline let owner: ResolutionChain
+    /// Index of the creating frame in the owner's stack; nil for `autoRegister()`.
+    let frameIndex: Int?
+    let label: String
+    private let condition = NSCondition()
+    private var value: Any?
+    private var finished = false
+
+    @usableFromInline
+    init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String) {
+        self.owner = owner
+        self.frameIndex = frameIndex
+        // Only slow paths reserve a slot, and the label is what a slow-wait warning prints.
+        self.label = label()
+    }
+
+    /// Publishes the result to every waiter.
+    @usableFromInline
+    func finish(_ result: Any) {
+        condition.lock()
+        value = result
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.
+    @usableFromInline
+    func wait(from chain: ResolutionChain) -> Any {
+        WaitGraph.enter(chain, waitingFor: self)
+        defer { WaitGraph.leave(chain) }
+        let threshold = Diagnostics.settings.withLock { $0.slowWaitThreshold }
+        condition.lock()
+        defer { condition.unlock() }
+        var warned = false
+        while !finished {
+            if warned || threshold <= 0 {
+                condition.wait()
+            } else if !condition.wait(until: Date(timeIntervalSinceNow: threshold)) && !finished {
+                warned = true
+                Diagnostics.log(
+                    "FactoryKit: still waiting after \(threshold) s for \(label), which another thread is creating. "
+                        + "If that thread is blocked on this one (DispatchQueue.sync, a semaphore), this is a deadlock."
+                )
+            }
+        }
+        return value!
+    }
+}
+
+/// Who waits for whom, across threads; touched only by threads about to block.
+enum WaitGraph {
+    private static let lock = Locked(())
+
+    /// Records that `chain` is about to wait for `flight`, or reports the cycle that waiting would
+    /// close. Detection and registration happen under one lock, so two threads can never both
+    /// decide to wait for each other.
+    static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight) {
+        let cycle: [String]? = lock.withLock { _ in
+            // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
+            // chain comes back to `chain`, each thread's stack contributes the frames from the
+            // creation the previous thread waits for up to the creation it waits for itself.
+            var segments: [[String]] = []
+            var awaited = flight
+            while awaited.owner !== chain {
+                let owner = awaited.owner
+                guard let next = owner.waitingFor else {
+                    chain.waitingFor = flight
+                    chain.waitingFrames = chain.frames
+                    return nil
+                }
+                let from = awaited.frameIndex.map { $0 + 1 } ?? owner.waitingFrames.count
+                let frames = owner.waitingFrames.dropFirst(from).map(\.description)
+                segments.append(frames.isEmpty ? [next.label] : frames)
+                awaited = next
+            }
+            let own = chain.frames.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
+            return (own.isEmpty ? [awaited.label] : own) + segments.joined()
+        }
+        if let cycle {
+            DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)
+        }
+    }
+
+    static func leave(_ chain: ResolutionChain) {
+        lock.withLock { _ in
+            chain.waitingFor = nil
+            chain.waitingFrames = []
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// The shared storage of a lazily injected dependency: resolved once, by whoever reads it first.
+///
+/// Concurrent first reads wait for the one resolving it; no lock is held while it resolves, and
+/// a read from inside that resolution (on the same thread or one it waits for) is reported as a
+/// cycle instead of deadlocking.
+@usableFromInline
+final class LazyStorage<Value>: @unchecked Sendable {
+    @usableFromInline
+    enum State {
+        case unresolved
+        case resolving(InFlight)
+        case resolved(Value)
+    }
+
+    @usableFromInline let state = Locked(State.unresolved)
+
+    @inlinable
+    init() {}
+
+    /// The value, resolving it with `make` if nobody has yet.
+    @inlinable
+    func value(label: @autoclosure () -> String, make: () -> Value) -> Value {
+        let chain = ResolutionChain.current
+        while true {
+            let step = state.withLock { state -> SlotDecision<Value> in
+                switch state {
+                case .resolved(let value):
+                    return .hit(value)
+                case .resolving(let flight):
+                    return .wait(flight)
+                case .unresolved:
+                    let flight = InFlight(owner: chain, frameIndex: nil, label: label())
+                    state = .resolving(flight)
+                    return .create(flight)
+                }
+            }
+            switch step {
+            case .hit(let value):
+                return value
+            case .wait(let flight):
+                _ = flight.wait(from: chain)
+            case .create(let flight):
+                let value = make()
+                state.withLock { state in
+                    if case .resolving(let current) = state, current === flight { state = .resolved(value) }
+                }
+                flight.finish(())
+                return value
+            }
+        }
+    }
+
+    /// The value if it has been resolved.
+    @inlinable
+    var resolved: Value? {
+        state.withLock { state in
+            if case .resolved(let value) = state { return value }
+            return nil
+        }
+    }
+
+    /// Replaces the value (or forgets it, with `.unresolved`).
+    @inlinable
+    func set(_ newState: State) {
+        state.withLock { $0 = newState }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Darwin)
+import os
+#else
+import Synchronization
+#endif
+
+/// State guarded by the cheapest non-recursive lock the platform offers.
+///
+/// The lock is never held while user code runs: callers look up or publish under it and do
+/// everything else outside. A recursive acquisition is a bug in FactoryKit and traps.
+@usableFromInline
+final class Locked<State>: @unchecked Sendable {
+    #if canImport(Darwin)
+    // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
+    @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline var state: State
+
+    @usableFromInline
+    init(_ initial: State) {
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: os_unfair_lock())
+        state = initial
+    }
+
+    deinit {
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        os_unfair_lock_lock(lock)
+        defer { os_unfair_lock_unlock(lock) }
+        return try body(&state)
+    }
+    #else
+    @usableFromInline let mutex: Mutex<State>
+
+    @usableFromInline
+    init(_ initial: sending State) {
+        mutex = Mutex(initial)
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try mutex.withLock { (state: inout sending State) throws -> sending Result in
+            // The state never leaves the lock; the result is the caller's to share or not.
+            nonisolated(unsafe) let result = try body(&state)
+            return result
+        }
+    }
+    #endif
+}

@@ -1,0 +1,197 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One step of a resolution in progress: a factory whose closure is running, or whose in-flight
+/// creation this thread waits for.
+@usableFromInline
+struct ResolutionFrame {
+    @usableFromInline let container: ObjectIdentifier
+    @usableFromInline let containerType: Any.Type
+    @usableFromInline let key: FactoryKey
+    @usableFromInline let resultType: Any.Type
+    /// The parameter, when the factory takes one and it is `Hashable`; recorded only where cycle
+    /// detection looks at it, so shallow resolutions never pay for the conversion.
+    @usableFromInline let parameter: AnyHashable?
+    @usableFromInline let isParameterized: Bool
+
+    @usableFromInline
+    init(
+        container: ObjectIdentifier, containerType: Any.Type, key: FactoryKey, resultType: Any.Type,
+        parameter: AnyHashable?, isParameterized: Bool
+    ) {
+        self.container = container
+        self.containerType = containerType
+        self.key = key
+        self.resultType = resultType
+        self.parameter = parameter
+        self.isParameterized = isParameterized
+    }
+
+    var description: String {
+        Diagnostics.describe(container: containerType, name: key.name, result: resultType)
+    }
+
+    /// Whether two frames resolve the same thing: same container instance, factory and parameter.
+    func isSameResolution(as other: ResolutionFrame, parametersMustBeKnown: Bool) -> Bool {
+        guard container == other.container, key == other.key else { return false }
+        guard isParameterized else { return true }
+        guard let parameter, let otherParameter = other.parameter else { return !parametersMustBeKnown }
+        return parameter == otherParameter
+    }
+}
+
+/// The state of the synchronous resolution running on the current thread.
+///
+/// A synchronous resolution never leaves its thread, so its state is thread-local: nothing here is
+/// locked except the two wait-graph fields, which other threads read to detect cycles across
+/// threads. It holds the stack used for cycle detection, the `graph` scope's values (which live
+/// exactly as long as the outermost resolution) and the pending trace lines.
+@usableFromInline
+final class ResolutionChain: @unchecked Sendable {
+    /// Below this depth pushes are not checked for cycles: a cycle repeats, so it is still caught
+    /// a few levels later, and shallow resolutions skip the scan.
+    @usableFromInline static let detectionDepth = 8
+    /// A resolution nested deeper than this is reported as a probable cycle instead of being
+    /// allowed to overflow the stack (a cycle through a non-`Hashable` parameter looks like this).
+    static let maximumDepth = 200
+
+    @usableFromInline var frames: [ResolutionFrame] = []
+    @usableFromInline var graphValues: [GraphKey: AnyObject] = [:]
+    @usableFromInline var traceLines: [String] = []
+
+    // Guarded by `WaitGraph.lock`.
+    var waitingFor: InFlight?
+    var waitingFrames: [ResolutionFrame] = []
+
+    @usableFromInline
+    var depth: Int { frames.count }
+
+    /// The current thread's chain, created on first use and released when the thread exits.
+    @inlinable
+    static var current: ResolutionChain {
+        if let pointer = pthread_getspecific(threadKey) {
+            return Unmanaged<ResolutionChain>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> ResolutionChain {
+        let chain = ResolutionChain()
+        pthread_setspecific(threadKey, Unmanaged.passRetained(chain).toOpaque())
+        return chain
+    }
+
+    /// Enters a factory's closure (or a wait for one), reporting a cycle if this resolution is
+    /// already on the stack.
+    @inlinable
+    func push<P>(
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
+    ) {
+        let depth = frames.count
+        let recordsParameter = depth >= ResolutionChain.detectionDepth && P.self != Void.self
+        let frame = ResolutionFrame(
+            container: ObjectIdentifier(container),
+            containerType: type(of: container),
+            key: key,
+            resultType: result,
+            parameter: recordsParameter ? parameter as? AnyHashable : nil,
+            isParameterized: P.self != Void.self
+        )
+        if depth >= ResolutionChain.detectionDepth {
+            checkForCycle(adding: frame)
+        }
+        frames.append(frame)
+    }
+
+    /// Leaves the innermost factory; when the outermost one finishes, the `graph` scope's values
+    /// are released.
+    @inlinable
+    func pop() {
+        frames.removeLast()
+        if frames.isEmpty && !graphValues.isEmpty {
+            graphValues.removeAll()
+        }
+    }
+
+    @usableFromInline
+    func checkForCycle(adding frame: ResolutionFrame) {
+        if let start = frames.lastIndex(where: { $0.isSameResolution(as: frame, parametersMustBeKnown: true) }) {
+            let period = frames.count - start
+            var first = start
+            // Walk back to where the repetition began, so the path starts where the cycle was entered.
+            while first > 0,
+                frames[first - 1].isSameResolution(as: frames[first - 1 + period], parametersMustBeKnown: false)
+            {
+                first -= 1
+            }
+            let path = frames[first..<(first + period)].map(\.description) + [frames[first].description]
+            DependencyCycle.report(path: path, chain: self)
+        }
+        if frames.count >= ResolutionChain.maximumDepth {
+            let recent = frames.suffix(12).map(\.description) + [frame.description]
+            DependencyCycle.reportTooDeep(recent: recent, limit: ResolutionChain.maximumDepth, chain: self)
+        }
+    }
+
+    // MARK: Trace
+
+    /// Reserves the trace line of a resolution at the current depth; it is completed by
+    /// `completeTrace` so lines come out parent first.
+    @usableFromInline
+    func beginTrace(_ description: String) -> Int {
+        let depth = frames.count
+        traceLines.append("\(depth): \(String(repeating: " ", count: depth * 4))\(description)")
+        return traceLines.count - 1
+    }
+
+    @usableFromInline
+    func completeTrace<T>(_ index: Int, tag: Character, value: T) {
+        let address = Int(bitPattern: ObjectIdentifier(value as AnyObject))
+        traceLines[index] += " = \(tag):\(address) \(type(of: value))"
+        if frames.isEmpty { flushTrace() }
+    }
+
+    func flushTrace() {
+        let lines = traceLines
+        traceLines.removeAll()
+        for line in lines { Diagnostics.log(line) }
+    }
+}
+
+/// The key of a value cached by the `graph` scope during one resolution.
+@usableFromInline
+struct GraphKey: Hashable {
+    @usableFromInline let container: ObjectIdentifier
+    @usableFromInline let factory: FactoryKey
+    @usableFromInline let parameter: AnyHashable?
+
+    @inlinable
+    init(container: ObjectIdentifier, factory: FactoryKey, parameter: AnyHashable?) {
+        self.container = container
+        self.factory = factory
+        self.parameter = parameter
+    }
+}
+
+@usableFromInline
+let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+    let status = pthread_key_create(&key) { pointer in
+        Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
+    }
+    #else
+    let status = pthread_key_create(&key) { pointer in
+        guard let pointer else { return }
+        Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
+    }
+    #endif
+    precondition(status == 0, "FactoryKit: could not create its thread-local key (error \(status))")
+    return key
+}()

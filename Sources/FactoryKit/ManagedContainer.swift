@@ -1,0 +1,108 @@
+/// A container of factories: any class that owns a ``ContainerManager``.
+///
+/// Factories are computed properties in extensions of a container:
+///
+/// ```swift
+/// extension Container {
+///     var api: Factory<APIClient> { self { LiveAPIClient() } }
+///     var user: ParameterFactory<User.ID, UserModel> { self { UserModel(id: $0, api: self.api()) } }
+/// }
+/// ```
+///
+/// Most containers are ``SharedContainer``s, which also have a `shared` instance.
+public nonisolated protocol ManagedContainer: AnyObject, Sendable {
+    /// The manager holding this container's registrations, options and caches.
+    var manager: ContainerManager { get }
+}
+
+extension ManagedContainer {
+    /// Defines a factory: `self { Service() }` is `Factory(self) { Service() }`.
+    ///
+    /// The key defaults to the name of the enclosing property. `file` and `line` record where the
+    /// factory is defined, so that two definitions sharing a name never share a singleton; leave
+    /// them to their defaults.
+    @inlinable @inline(__always)
+    public func callAsFunction<T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping VoidFactoryType<T>
+    ) -> Factory<T> {
+        Factory(self, key: key, file: file, line: line, factory)
+    }
+
+    /// Defines a factory that takes a parameter: `self { id in User(id: id) }`.
+    @inlinable @inline(__always)
+    public func callAsFunction<P, T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping ParameterFactoryType<P, T>
+    ) -> ParameterFactory<P, T> {
+        ParameterFactory(self, key: key, file: file, line: line, factory)
+    }
+
+    /// Defines a factory that another module must register before it is used.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     public var accountLoader: Factory<AccountLoading?> { promised() }
+    /// }
+    /// ```
+    ///
+    /// Until something is registered it resolves to `nil`, except in debug builds, where
+    /// resolving it stops the program with a message naming the factory (see
+    /// ``ContainerManager/promiseTriggersError``).
+    public func promised<T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
+    ) -> Factory<T?> {
+        Factory<T?>(self, key: key, file: file, line: line) { [self] in
+            unregisteredPromise(key: key, result: T?.self)
+        }
+    }
+
+    /// Defines a factory with a parameter that another module must register before it is used.
+    public func promised<P, T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
+    ) -> ParameterFactory<P, T?> {
+        ParameterFactory<P, T?>(self, key: key, file: file, line: line) { [self] _ in
+            unregisteredPromise(key: key, result: T?.self)
+        }
+    }
+
+    private func unregisteredPromise<T>(key: StaticString, result: T?.Type) -> T? {
+        guard manager.promiseTriggersError else { return nil }
+        let name = Diagnostics.describe(container: type(of: self), name: key, result: T?.self)
+        let message =
+            "\(name) was promised but never registered. Register it before resolving it "
+            + "(for example `\(type(of: self)).shared.\(key).register { ... }` or in autoRegister()), "
+            + "or set manager.promiseTriggersError = false to resolve it to nil."
+        Diagnostics.log("FactoryKit: \(message)")
+        fatalError(message)
+    }
+
+    /// Sets a decorator that sees every value this container resolves, or clears it with `nil`.
+    ///
+    /// A factory's own `decorator` modifier replaces it for
+    /// that factory. Cleared by `reset(options: .all)`.
+    public func decorator(_ decorator: ((Any) -> Void)?) {
+        manager.state.withLock { $0.decorator = decorator }
+    }
+
+    /// Resets this container; see ``ContainerManager/reset(options:)``.
+    public func reset(options: FactoryResetOptions = .all) {
+        manager.reset(options: options)
+    }
+
+    /// Runs `transform` on this container and returns it.
+    @available(*, deprecated, message: "Use the container directly, or callAsFunction on a shared container.")
+    @discardableResult
+    public func with(_ transform: (Self) -> Void) -> Self {
+        transform(self)
+        return self
+    }
+
+    /// Runs an asynchronous `transform` on this container and returns it.
+    @available(*, deprecated, message: "Use the container directly, or callAsFunction on a shared container.")
+    @discardableResult
+    public func with(_ transform: @Sendable @isolated(any) (Self) async -> Void) async -> Self {
+        await transform(self)
+        return self
+    }
+}

@@ -1,0 +1,78 @@
+public import FactoryKit
+public import Testing
+
+/// A Swift Testing trait that gives each test a fresh container of type `C` and its own
+/// singletons, so tests run in parallel without seeing each other's registrations.
+///
+/// ```swift
+/// @Suite(.container)
+/// struct ModelTests {
+///     @Test func loads() {
+///         Container.shared.api { MockAPI() }
+///         #expect(Container.shared.model().load())
+///     }
+/// }
+/// ```
+///
+/// On a suite it applies to every test in it, one fresh container per test case. For your own
+/// shared container (declared with `@TaskLocal static var shared`), make a trait of your own:
+///
+/// ```swift
+/// extension Trait where Self == ContainerTrait<NetworkContainer> {
+///     static var network: ContainerTrait<NetworkContainer> {
+///         .init(shared: NetworkContainer.$shared, container: .init())
+///     }
+/// }
+/// ```
+public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestScoping {
+    /// A configuration applied to each test's container before the test runs.
+    public typealias Transform = @Sendable @isolated(any) (C) async -> Void
+
+    /// Always `true`: on a suite, the trait applies to every test inside it.
+    public let isRecursive: Bool = true
+
+    private let shared: TaskLocal<C>
+    private let makeContainer: @Sendable () -> C
+    private let transforms: [Transform]
+
+    /// Creates a trait that binds `shared` to a new `container()` for each test.
+    public init(shared: TaskLocal<C>, container: @autoclosure @escaping @Sendable () -> C) {
+        self.init(shared: shared, makeContainer: container, transforms: [])
+    }
+
+    private init(shared: TaskLocal<C>, makeContainer: @escaping @Sendable () -> C, transforms: [Transform]) {
+        self.shared = shared
+        self.makeContainer = makeContainer
+        self.transforms = transforms
+    }
+
+    /// Runs the test with a fresh container bound to `shared` and a private copy of the singleton
+    /// cache, after applying this trait's configuration to the container.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let container = makeContainer()
+        try await Scope.$singleton.withValue(Scope.singleton.clone()) {
+            try await shared.withValue(container) {
+                for transform in transforms { await transform(container) }
+                try await function()
+            }
+        }
+    }
+
+    /// The same trait, which also configures each test's container:
+    /// `@Test(.container { $0.api { MockAPI() } })`.
+    ///
+    /// To register a factory isolated to the main actor, make the closure main-actor isolated:
+    /// `.container { @MainActor in $0.model { MockModel() } }`.
+    public func callAsFunction(transform: @escaping Transform) -> Self {
+        ContainerTrait(shared: shared, makeContainer: makeContainer, transforms: transforms + [transform])
+    }
+}
+
+extension Trait where Self == ContainerTrait<Container> {
+    /// Gives each test a fresh `Container.shared` and its own singletons.
+    public static var container: ContainerTrait<Container> {
+        ContainerTrait(shared: Container.$shared, container: Container())
+    }
+}
