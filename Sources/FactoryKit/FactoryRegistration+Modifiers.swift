@@ -14,6 +14,9 @@ extension FactoryRegistration {
     }
 
     /// Sets the explicit scope; a change drops what the previous scope held for this factory.
+    ///
+    /// Moving between two `Singleton` instances (as when a test binds its own `Scope.$singleton`)
+    /// keeps both caches: each is a separate set of singletons, not a previous scope.
     @usableFromInline
     func setScope(_ scope: Scope) {
         write { options, state in
@@ -21,7 +24,9 @@ extension FactoryRegistration {
             let previous = options.scope ?? state.defaultScope
             options.scope = scope
             state.factories[key]?.cache.removeAll()
-            if let singleton = previous as? Scope.Singleton, singleton !== scope { singleton.remove(singletonKey) }
+            if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
+                singleton.remove(singletonKey)
+            }
         }
     }
 

@@ -29,9 +29,14 @@ public struct WeakLazyInjected<T> {
     /// The dependency while it is alive; `nil` once released. Assigning replaces it.
     public var wrappedValue: T? {
         get {
-            storage.value(label: "@WeakLazyInjected \(reference.factory.registration.description)") {
-                WeakHolder(reference.factory())
-            }.value
+            // The new value must stay alive until it is returned: the holder keeps it only weakly.
+            var created: T?
+            let holder = storage.value(label: "@WeakLazyInjected \(reference.factory.registration.description)") {
+                let value = reference.factory()
+                created = value
+                return WeakHolder(value)
+            }
+            return created ?? holder.value
         }
         mutating set { storage.set(.resolved(WeakHolder(newValue))) }
     }

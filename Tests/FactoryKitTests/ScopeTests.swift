@@ -1,0 +1,232 @@
+import FactoryKit
+import FactoryTesting
+import Foundation
+import Testing
+
+let scopeCounter = Counter()
+
+extension Scope {
+    static let scopeTestSession = Cached()
+    static let scopeTestWeak = Shared()
+}
+
+extension Container {
+    var scopeCached: Factory<Counted> { self { Counted(scopeCounter) }.cached }
+    var scopeShared: Factory<Counted> { self { Counted(scopeCounter) }.shared }
+    var scopeSingleton: Factory<Counted> { self { Counted(scopeCounter) }.singleton }
+    var scopeUnique: Factory<Counted> { self { Counted(scopeCounter) }.unique }
+    var scopeSession: Factory<Counted> { self { Counted(scopeCounter) }.scope(.scopeTestSession) }
+    var scopeWeak: Factory<Counted> { self { Counted(scopeCounter) }.scope(.scopeTestWeak) }
+    var scopeDefault: Factory<Counted> { self { Counted(scopeCounter) } }
+    var scopeOptional: Factory<Counted?> { self { nil }.cached }
+    var scopeSharedPoint: Factory<Point> { self { Point(x: 1, y: 2) }.shared }
+    var scopeSharedOptional: Factory<Counted?> { self { Counted(scopeCounter) }.shared }
+    var scopeTimed: Factory<Counted> { self { Counted(scopeCounter) }.cached.timeToLive(0.2) }
+    var scopePerParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached.scopeOnParameters }
+    var scopeFirstParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached }
+    var scopeGraphLeaf: Factory<Counted> { self { Counted(scopeCounter) }.graph }
+    var scopeGraphPair: Factory<(Counted, Counted)> { self { (self.scopeGraphLeaf(), self.scopeGraphLeaf()) } }
+}
+
+extension SharedContainer {
+    /// One definition in a SharedContainer extension: one singleton for every container type.
+    var scopeCommonSingleton: Factory<Counted> { self { Counted(scopeCounter) }.singleton }
+}
+
+final class ScopeOtherContainer: SharedContainer {
+    @TaskLocal static var shared = ScopeOtherContainer()
+    let manager = ContainerManager()
+    var scopeLogger: Factory<Counted> { self { Counted(scopeCounter) }.singleton }
+}
+
+extension Container {
+    var scopeLogger: Factory<Counted> { self { Counted(scopeCounter) }.singleton }
+}
+
+@Suite(.container)
+struct ScopeTests {
+    @Test func cachedKeepsOneValuePerContainer() {
+        let first = Container.shared.scopeCached()
+        #expect(Container.shared.scopeCached() === first)
+        #expect(Container().scopeCached() !== first)
+    }
+
+    @Test func uniqueAlwaysCreates() {
+        #expect(Container.shared.scopeUnique() !== Container.shared.scopeUnique())
+    }
+
+    @Test func sharedLivesWhileHeld() {
+        var held: Counted? = Container.shared.scopeShared()
+        let id = ObjectIdentifier(held!)
+        #expect(ObjectIdentifier(Container.shared.scopeShared()) == id)
+        held = nil
+        let next = Container.shared.scopeShared()
+        #expect(next.number != 0)
+        withExtendedLifetime(next) {
+            #expect(Container.shared.scopeShared() === next)
+        }
+        _ = held
+    }
+
+    @Test func sharedHoldsOptionalClassInstances() {
+        let held = Container.shared.scopeSharedOptional()
+        #expect(held != nil)
+        #expect(Container.shared.scopeSharedOptional() === held)
+    }
+
+    @Test func sharedValueTypeIsUniqueAndWarnsOnce() {
+        let recorder = LogRecorder()
+        let previous = Container.shared.manager.logger
+        Container.shared.manager.logger = { recorder.record($0) }
+        defer { Container.shared.manager.logger = previous }
+        #expect(Container.shared.scopeSharedPoint() == Point(x: 1, y: 2))
+        #expect(Container.shared.scopeSharedPoint() == Point(x: 1, y: 2))
+        let warnings = recorder.lines.filter { $0.contains("Container.scopeSharedPoint<Point> is scoped .shared") }
+        #expect(warnings.count <= 1)
+    }
+
+    @Test func singletonIsSharedAcrossContainers() {
+        let first = Container.shared.scopeSingleton()
+        #expect(Container().scopeSingleton() === first)
+        Container.shared.manager.reset()
+        #expect(Container.shared.scopeSingleton() === first)
+        Scope.singleton.reset()
+        #expect(Container.shared.scopeSingleton() !== first)
+    }
+
+    @Test func oneSharedDefinitionGivesOneSingletonToEveryContainerType() {
+        let first = Container.shared.scopeCommonSingleton()
+        #expect(ScopeOtherContainer.shared.scopeCommonSingleton() === first)
+    }
+
+    @Test func sameNameOnDifferentContainersGivesDifferentSingletons() {
+        // API.md D4: keyed by name and type alone, the second closure would never run.
+        let mine = Container.shared.scopeLogger()
+        let theirs = ScopeOtherContainer.shared.scopeLogger()
+        #expect(mine !== theirs)
+        #expect(Container.shared.scopeLogger() === mine)
+        #expect(ScopeOtherContainer.shared.scopeLogger() === theirs)
+    }
+
+    @Test func singletonCloneStartsWithTheValuesOfTheOriginal() {
+        let original = Container.shared.scopeSingleton()
+        let clone = Scope.singleton.clone()
+        Scope.$singleton.withValue(clone) {
+            #expect(Container.shared.scopeSingleton() === original)
+            Scope.singleton.reset()
+            #expect(Container.shared.scopeSingleton() !== original)
+        }
+        #expect(Container.shared.scopeSingleton() === original)
+    }
+
+    @Test func customCachedScopeResetsIndependently() {
+        let session = Container.shared.scopeSession()
+        let cached = Container.shared.scopeCached()
+        Container.shared.manager.reset(scope: .scopeTestSession)
+        #expect(Container.shared.scopeSession() !== session)
+        #expect(Container.shared.scopeCached() === cached)
+        Container.shared.manager.reset(scope: .cached)
+        #expect(Container.shared.scopeCached() !== cached)
+    }
+
+    @Test func customSharedScope() {
+        let value = Container.shared.scopeWeak()
+        #expect(Container.shared.scopeWeak() === value)
+    }
+
+    @Test func resetScopeIgnoresSingletonsAndSaysSo() {
+        let recorder = LogRecorder()
+        let previous = Container.shared.manager.logger
+        Container.shared.manager.logger = { recorder.record($0) }
+        defer { Container.shared.manager.logger = previous }
+        let singleton = Container.shared.scopeSingleton()
+        Container.shared.manager.reset(scope: Scope.singleton)
+        #expect(Container.shared.scopeSingleton() === singleton)
+        #expect(recorder.lines.contains { $0.contains("reset(scope:) ignores singletons") })
+        Container.shared.manager.reset(scope: .unique)
+        Container.shared.manager.reset(scope: .graph)
+        #expect(Container.shared.scopeSingleton() === singleton)
+    }
+
+    @Test func nilIsNeverCached() {
+        let counter = Counter()
+        let container = Container()
+        let factory = Factory<Counted?>(container, key: "scopeNil") { _ = counter.next(); return nil }.cached
+        #expect(factory() == nil)
+        #expect(factory() == nil)
+        #expect(counter.count == 2)
+        #expect(Container.shared.scopeOptional() == nil)
+    }
+
+    @Test func defaultScopeAppliesToFactoriesWithoutOne() {
+        Container.shared.manager.defaultScope = .cached
+        let value = Container.shared.scopeDefault()
+        #expect(Container.shared.scopeDefault() === value)
+        #expect(Container.shared.scopeUnique() !== Container.shared.scopeUnique())
+        Container.shared.manager.reset()
+        #expect(Container.shared.manager.defaultScope == nil)
+        #expect(Container.shared.scopeDefault() !== value)
+    }
+
+    @Test func timeToLiveExpiresOnAMonotonicClock() async throws {
+        let first = Container.shared.scopeTimed()
+        #expect(Container.shared.scopeTimed() === first)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(Container.shared.scopeTimed() !== first)
+    }
+
+    @Test func timeToLiveSlidesOnEveryHit() async throws {
+        let first = Container.shared.scopeTimed()
+        for _ in 0..<4 {
+            try await Task.sleep(for: .milliseconds(80))
+            #expect(Container.shared.scopeTimed() === first)
+        }
+    }
+
+    @Test func scopeOnParametersKeepsOneValuePerParameter() {
+        let one = Container.shared.scopePerParameter(1)
+        let two = Container.shared.scopePerParameter(2)
+        #expect(one !== two)
+        #expect(Container.shared.scopePerParameter(1) === one)
+        #expect(Container.shared.scopePerParameter(2) === two)
+    }
+
+    @Test func scopedParameterFactoryReturnsTheFirstValueForAllParameters() {
+        // API.md §16 (7).
+        let one = Container.shared.scopeFirstParameter(1)
+        #expect(Container.shared.scopeFirstParameter(2) === one)
+    }
+
+    @Test func graphSharesWithinOneResolutionOnly() {
+        let (a, b) = Container.shared.scopeGraphPair()
+        #expect(a === b)
+        let (c, _) = Container.shared.scopeGraphPair()
+        #expect(c !== a)
+        #expect(Container.shared.scopeGraphLeaf() !== Container.shared.scopeGraphLeaf())
+        #expect(Scope.graph.depth == 0)
+    }
+
+    @Test func graphValuesAreNotSharedBetweenContainers() {
+        let other = Container()
+        let pair = Factory<(Counted, Counted)>(Container.shared, key: "scopeMixedGraph") {
+            (Container.shared.scopeGraphLeaf(), other.scopeGraphLeaf())
+        }
+        let (mine, theirs) = pair()
+        #expect(mine !== theirs)
+    }
+
+    @Test func scopeChangeDropsThePreviousValue() {
+        let factory = Factory<Counted>(Container.shared, key: "scopeChange") { Counted(scopeCounter) }
+        let cached = factory.cached()
+        #expect(factory.cached() === cached)
+        _ = factory.scope(.scopeTestSession)
+        #expect(factory.cached() !== cached)
+    }
+
+    @Test func customScopesAreDistinctInstances() {
+        #expect(Scope.Cached() !== Scope.cached)
+        #expect(Scope.Shared() !== Scope.shared)
+        #expect(Scope.Singleton() !== Scope.singleton)
+        #expect(Scope.Unique() !== Scope.unique)
+    }
+}

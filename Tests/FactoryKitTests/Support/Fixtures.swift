@@ -1,0 +1,115 @@
+import FactoryKit
+import Foundation
+
+// Services used across the tests. Each test file defines the factories it needs on its own,
+// with names prefixed by the file's topic, so files never collide.
+
+protocol Greeting: AnyObject, Sendable {
+    var text: String { get }
+}
+
+final class Greeter: Greeting, @unchecked Sendable {
+    let text: String
+    init(_ text: String = "hello") { self.text = text }
+}
+
+final class MockGreeter: Greeting, @unchecked Sendable {
+    let text: String
+    init(_ text: String = "mock") { self.text = text }
+}
+
+/// A class whose instances count themselves, to check how often a factory ran.
+final class Counted: @unchecked Sendable {
+    let number: Int
+    init(_ counter: Counter) { number = counter.next() }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Collects log lines from FactoryKit's logger.
+final class LogRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+
+    func record(_ line: String) {
+        lock.lock()
+        storage.append(line)
+        lock.unlock()
+    }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+/// A value type, for scopes that cannot hold values weakly.
+struct Point: Equatable, Sendable {
+    var x: Int
+    var y: Int
+}
+
+/// Runs `body` on `count` threads at once, released together, and waits for all of them.
+func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            start.wait()
+            body(index)
+            group.leave()
+        }
+    }
+    for _ in 0..<count { start.signal() }
+    group.wait()
+}
+
+/// A barrier for `count` threads: each `arrive()` blocks until all have arrived, or until
+/// `timeout` passes (so a test that serialises by mistake fails instead of hanging).
+final class Barrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting = 0
+    private let count: Int
+    private let timeout: TimeInterval
+
+    init(_ count: Int, timeout: TimeInterval = 2) {
+        self.count = count
+        self.timeout = timeout
+    }
+
+    /// Returns true when everyone arrived in time.
+    @discardableResult
+    func arrive() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting += 1
+        if waiting >= count {
+            condition.broadcast()
+            return true
+        }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while waiting < count {
+            if !condition.wait(until: deadline) { return waiting >= count }
+        }
+        return true
+    }
+}
