@@ -53,7 +53,7 @@ extension ManagedContainer {
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
     ) -> Factory<T?> {
         Factory<T?>(self, key: key, file: file, line: line) { [self] in
-            unregisteredPromise(key: key, result: T?.self)
+            unregisteredPromise(key: key, result: T?.self, file: file, line: line)
         }
     }
 
@@ -62,11 +62,12 @@ extension ManagedContainer {
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
     ) -> ParameterFactory<P, T?> {
         ParameterFactory<P, T?>(self, key: key, file: file, line: line) { [self] _ in
-            unregisteredPromise(key: key, result: T?.self)
+            unregisteredPromise(key: key, result: T?.self, file: file, line: line)
         }
     }
 
-    private func unregisteredPromise<T>(key: StaticString, result: T?.Type) -> T? {
+    /// Stops at the `promised()` definition, where the missing registration is easiest to see.
+    private func unregisteredPromise<T>(key: StaticString, result: T?.Type, file: StaticString, line: UInt) -> T? {
         guard manager.promiseTriggersError else { return nil }
         let name = Diagnostics.describe(container: type(of: self), name: key, result: T?.self)
         let message =
@@ -74,7 +75,7 @@ extension ManagedContainer {
             + "(for example `\(type(of: self)).shared.\(key).register { ... }` or in autoRegister()), "
             + "or set manager.promiseTriggersError = false to resolve it to nil."
         Diagnostics.log("FactoryKit: \(message)")
-        fatalError(message)
+        fatalError(message, file: file, line: line)
     }
 
     /// Sets a decorator that sees every value this container resolves, or clears it with `nil`.

@@ -1,0 +1,183 @@
+import FactoryKit
+import Foundation
+import Testing
+
+/// A factory whose closure sleeps, so that every thread is inside the first resolution at once.
+private func slowCounted(_ counter: Counter) -> Counted {
+    Thread.sleep(forTimeInterval: 0.2)
+    return Counted(counter)
+}
+
+extension Scope {
+    static let concurrencySession = Cached()
+}
+
+/// Proves the promises of API.md §17 D1, D2, D8 and D9 under real contention.
+@Suite
+struct ConcurrencyTests {
+    /// Resolves `factory` on 8 threads at once and checks that its closure ran once and everyone
+    /// got that instance.
+    private func expectExactlyOnce(
+        _ scope: Scope, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let counter = Counter()
+        let container = Container()
+        let factory = Factory<Counted>(container, key: "concurrencyOnce") { slowCounted(counter) }
+        let seen = LogRecorder()
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            let singleton = Scope.singleton
+            runConcurrently(8) { _ in
+                Scope.$singleton.withValue(singleton) {
+                    let value = scope === Scope.singleton ? factory.singleton() : factory.scope(scope)()
+                    seen.record("\(ObjectIdentifier(value).hashValue)")
+                    // Keep shared-scope values alive until every thread has resolved.
+                    withExtendedLifetime(value) { Thread.sleep(forTimeInterval: 0.3) }
+                }
+            }
+            #expect(counter.count == 1, "closure ran \(counter.count) times", sourceLocation: sourceLocation)
+            #expect(Set(seen.lines).count == 1, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func cachedCreatesOnceUnderConcurrentFirstResolution() { expectExactlyOnce(.cached) }
+    @Test func singletonCreatesOnceUnderConcurrentFirstResolution() { expectExactlyOnce(Scope.singleton) }
+    @Test func sharedCreatesOnceUnderConcurrentFirstResolution() { expectExactlyOnce(.shared) }
+    @Test func customScopeCreatesOnceUnderConcurrentFirstResolution() { expectExactlyOnce(.concurrencySession) }
+
+    @Test func scopeOnParametersCreatesOncePerParameter() {
+        let counter = Counter()
+        let container = Container()
+        let factory = ParameterFactory<Int, Counted>(container, key: "concurrencyParameter") { _ in slowCounted(counter) }
+            .cached.scopeOnParameters
+        let seen = LogRecorder()
+        runConcurrently(8) { index in
+            let value = factory(index % 2)
+            seen.record("\(index % 2) \(ObjectIdentifier(value).hashValue)")
+        }
+        #expect(counter.count == 2)
+        #expect(Set(seen.lines).count == 2)
+    }
+
+    @Test func expiredTimeToLiveIsRecreatedOnce() {
+        let counter = Counter()
+        let container = Container()
+        let factory = Factory<Counted>(container, key: "concurrencyTimed") { slowCounted(counter) }.cached.timeToLive(0.05)
+        _ = factory()
+        Thread.sleep(forTimeInterval: 0.1)
+        runConcurrently(8) { _ in _ = factory() }
+        #expect(counter.count == 2)
+    }
+
+    @Test func unrelatedResolutionsNeverWaitForASlowClosure() {
+        // API.md D2: a process-wide lock made every resolution wait behind any slow closure.
+        let slowStarted = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let outcome = LogRecorder()
+        let slow = Factory<Int>(Container(), key: "concurrencySlow") {
+            slowStarted.signal()
+            outcome.record(release.wait(timeout: .now() + 5) == .success ? "released" : "timed out")
+            return 1
+        }.singleton
+        let fast = Factory<Int>(Container(), key: "concurrencyFast") { 2 }.cached
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            let singleton = Scope.singleton
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                Scope.$singleton.withValue(singleton) { _ = slow() }
+            }
+            slowStarted.wait()
+            // With a global lock this would block until the slow closure timed out.
+            #expect(fast() == 2)
+            release.signal()
+            group.wait()
+        }
+        #expect(outcome.lines == ["released"])
+    }
+
+    @Test func closureThatResolvesOnAnotherThreadDoesNotDeadlock() {
+        let container = Container()
+        let queue = DispatchQueue(label: "concurrency.other")
+        let inner = Factory<Int>(container, key: "concurrencyInner") { 41 }.cached
+        let outcome = LogRecorder()
+        let outer = Factory<Int>(container, key: "concurrencyOuter") {
+            // Blocks this thread on one that resolves from the same container; bounded, so a
+            // deadlock fails the test instead of hanging it.
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var value = 0
+            queue.async {
+                value = inner() + 1
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 5) == .success else {
+                outcome.record("deadlock")
+                return -1
+            }
+            return value
+        }.cached
+        #expect(outer() == 42)
+        #expect(outcome.lines.isEmpty)
+    }
+
+    @Test func graphValuesAreNotSharedAcrossThreads() {
+        // API.md D9: one process-wide graph cache leaked values between concurrent resolutions.
+        let container = Container()
+        let counter = Counter()
+        let leaf = Factory<Counted>(container, key: "concurrencyLeaf") { Counted(counter) }.graph
+        let root = Factory<(Counted, Counted)>(container, key: "concurrencyRoot") {
+            let first = leaf()
+            Thread.sleep(forTimeInterval: 0.05)
+            return (first, leaf())
+        }
+        let pairs = LogRecorder()
+        runConcurrently(4) { _ in
+            let (a, b) = root()
+            pairs.record("\(a === b) \(a.number)")
+        }
+        #expect(pairs.lines.allSatisfy { $0.hasPrefix("true") })
+        #expect(Set(pairs.lines).count == 4)
+    }
+
+    @Test func stressResolvingRegisteringAndResettingAtOnce() {
+        let container = Container()
+        let counter = Counter()
+        runConcurrently(8) { index in
+            for round in 0..<400 {
+                let cached = Factory<Counted>(container, key: "stressCached") { Counted(counter) }.cached
+                let unique = Factory<Counted>(container, key: "stressUnique") { Counted(counter) }
+                let parameter = ParameterFactory<Int, Int>(container, key: "stressParameter") { $0 * 2 }.cached.scopeOnParameters
+                switch (index + round) % 8 {
+                case 0: cached.register { Counted(counter) }
+                case 1: container.manager.reset(options: .scope)
+                case 2: cached.reset()
+                case 3: container.manager.push(); container.manager.pop()
+                case 4: _ = parameter(round % 5)
+                case 5: unique.onArg("stress-\(round)") { Counted(counter) }
+                default: break
+                }
+                _ = cached()
+                _ = unique()
+                #expect(parameter(3) == 6)
+            }
+        }
+        #expect(counter.count > 0)
+    }
+
+    @Test func stressSingletonsAcrossContainersAndTasks() async {
+        let counter = Counter()
+        let singleton = Scope.Singleton()
+        await Scope.$singleton.withValue(singleton) {
+            await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<32 {
+                    group.addTask {
+                        let factory = Factory<Counted>(Container(), key: "stressSingleton") { Counted(counter) }.singleton
+                        return ObjectIdentifier(factory())
+                    }
+                }
+                var seen = Set<ObjectIdentifier>()
+                for await id in group { seen.insert(id) }
+                #expect(seen.count == 1)
+            }
+        }
+        #expect(counter.count == 1)
+    }
+}

@@ -1,0 +1,82 @@
+import FactoryKit
+import Foundation
+import Testing
+
+final class TraceLeaf: @unchecked Sendable {}
+final class TraceRoot: @unchecked Sendable {
+    let left: TraceLeaf
+    let right: TraceLeaf
+    init(left: TraceLeaf, right: TraceLeaf) {
+        self.left = left
+        self.right = right
+    }
+}
+
+final class TraceContainer: SharedContainer {
+    static let shared = TraceContainer()
+    let manager = ContainerManager()
+    var traceLeaf: Factory<TraceLeaf> { self { TraceLeaf() }.cached }
+    var traceRoot: Factory<TraceRoot> { self { TraceRoot(left: self.traceLeaf(), right: self.traceLeaf()) } }
+}
+
+/// The trace switch and logger are process-wide, so these tests run one at a time and filter
+/// the lines they collect down to their own container.
+@Suite(.serialized)
+struct TraceTests {
+    private func traced(_ body: () -> Void) -> [String] {
+        let recorder = LogRecorder()
+        let manager = TraceContainer.shared.manager
+        let previous = manager.logger
+        manager.logger = { recorder.record($0) }
+        manager.trace = true
+        body()
+        manager.trace = false
+        manager.logger = previous
+        return recorder.lines.filter { $0.contains("TraceContainer.") }
+    }
+
+    @Test func traceShowsEachResolutionParentFirst() {
+        let container = TraceContainer()
+        container.traceLeaf.register { TraceLeaf() }
+        var root: TraceRoot?
+        let lines = traced { root = container.traceRoot() }
+        let rootAddress = Int(bitPattern: ObjectIdentifier(root!))
+        let leafAddress = Int(bitPattern: ObjectIdentifier(root!.left))
+        #expect(
+            lines == [
+                "0: TraceContainer.traceRoot<TraceRoot> = F:\(rootAddress) TraceRoot",
+                "1:     TraceContainer.traceLeaf<TraceLeaf> = R:\(leafAddress) TraceLeaf",
+                "1:     TraceContainer.traceLeaf<TraceLeaf> = C:\(leafAddress) TraceLeaf",
+            ])
+    }
+
+    @Test func contextOverridesAreTaggedO() {
+        let container = TraceContainer()
+        container.traceLeaf.onArg("trace-override") { TraceLeaf() }
+        FactoryContext.setArg("trace-override", forKey: "trace-override")
+        defer { FactoryContext.removeArg(forKey: "trace-override") }
+        var leaf: TraceLeaf?
+        let lines = traced { leaf = container.traceLeaf() }
+        #expect(lines == ["0: TraceContainer.traceLeaf<TraceLeaf> = O:\(Int(bitPattern: ObjectIdentifier(leaf!))) TraceLeaf"])
+    }
+
+    @Test func traceIsOffByDefault() {
+        #expect(TraceContainer().manager.trace == false)
+        let recorder = LogRecorder()
+        let manager = TraceContainer.shared.manager
+        let previous = manager.logger
+        manager.logger = { recorder.record($0) }
+        _ = TraceContainer().traceRoot()
+        manager.logger = previous
+        #expect(recorder.lines.filter { $0.contains("TraceContainer.") }.isEmpty)
+    }
+
+    @Test func traceAndLoggerAreProcessWide() {
+        let first = TraceContainer()
+        let second = TraceContainer()
+        first.manager.trace = true
+        #expect(second.manager.trace)
+        first.manager.trace = false
+        #expect(first.manager.circularDependencyTesting)
+    }
+}
