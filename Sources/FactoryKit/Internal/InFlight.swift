@@ -12,14 +12,18 @@ final class InFlight: @unchecked Sendable {
     /// Index of the creating frame in the owner's stack; nil for `autoRegister()`.
     let frameIndex: Int?
     let label: String
+    /// Whether `label` names a step of its own in a cycle's path (a property wrapper's storage)
+    /// rather than repeating the creating frame.
+    let labelIsStep: Bool
     private let condition = NSCondition()
     private var value: Any?
     private var finished = false
 
     @usableFromInline
-    init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String) {
+    init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String, labelIsStep: Bool = false) {
         self.owner = owner
         self.frameIndex = frameIndex
+        self.labelIsStep = labelIsStep
         // Only slow paths reserve a slot, and the label is what a slow-wait warning prints.
         self.label = label()
     }
@@ -84,8 +88,11 @@ enum WaitGraph {
                 segments.append(frames.isEmpty ? [next.label] : frames)
                 awaited = next
             }
-            let own = chain.frames.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
-            return (own.isEmpty ? [awaited.label] : own) + segments.joined()
+            var own = chain.frames.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
+            if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
+            var path = own + segments.joined()
+            if path.count == 1 || path.last != path.first { path.append(path[0]) }
+            return path
         }
         if let cycle {
             DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)

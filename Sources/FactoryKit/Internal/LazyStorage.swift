@@ -29,7 +29,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
                 case .resolving(let flight):
                     return .wait(flight)
                 case .unresolved:
-                    let flight = InFlight(owner: chain, frameIndex: nil, label: label())
+                    let flight = InFlight(owner: chain, frameIndex: chain.depth, label: label(), labelIsStep: true)
                     state = .resolving(flight)
                     return .create(flight)
                 }

@@ -1,0 +1,115 @@
+import FactoryKit
+import FactoryTesting
+import Foundation
+import Testing
+
+final class DefectLog: @unchecked Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// A parameter whose instances all hash alike, to catch caches keyed on `hashValue` alone.
+struct CollidingParameter: Hashable, Sendable {
+    let value: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+}
+
+final class DefectLeakContainer: ManagedContainer {
+    let manager = ContainerManager()
+    var defectService: Factory<String> { self { "service" } }
+    var defectClient: Factory<String> { self { "client of \(self.defectService())" } }
+}
+
+final class DefectLazyLoop: @unchecked Sendable {
+    @LazyInjected(\.defectLoop) var loop
+}
+
+/// One wrapper whose factory reads that same wrapper.
+let defectLoopHolder = DefectLazyLoop()
+
+extension Container {
+    var defectGreeter: Factory<any Greeting> { self { Greeter("old") } }
+    var defectLogger: Factory<DefectLog> { self { DefectLog("definition") }.singleton }
+    var defectColliding: ParameterFactory<CollidingParameter, Counted> {
+        self { _ in Counted(Counter()) }.cached.scopeOnParameters
+    }
+    var defectLoop: Factory<Int> { self { defectLoopHolder.loop } }
+}
+
+/// One test for each defect of the reference implementation listed in API.md §17 that is not
+/// covered where its feature is tested (D1, D2, D8, D9 in ConcurrencyTests; D3 in CycleTests;
+/// D4 and D6 in ScopeTests; D18 in PropertyWrapperTests).
+@Suite(.container)
+struct DefectTests {
+    @Test func d5RegisterInvalidatesAValueCachedThroughTheDefaultScope() {
+        Container.shared.manager.defaultScope = .cached
+        #expect(Container.shared.defectGreeter().text == "old")
+        Container.shared.defectGreeter.register { MockGreeter("new") }
+        #expect(Container.shared.defectGreeter().text == "new")
+    }
+
+    @Test func d5RegisterInvalidatesADefaultSingleton() {
+        Container.shared.manager.defaultScope = Scope.singleton
+        #expect(Container.shared.defectGreeter().text == "old")
+        Container.shared.defectGreeter.register { MockGreeter("new") }
+        #expect(Container.shared.defectGreeter().text == "new")
+    }
+
+    @Test func d7ContainerPassingRegistrationDoesNotLeakTheContainer() {
+        weak var released: DefectLeakContainer?
+        do {
+            let container = DefectLeakContainer()
+            container.register(\.defectClient) { container in "mock client of \(container.defectService())" }
+            #expect(container.defectClient() == "mock client of service")
+            released = container
+        }
+        #expect(released == nil)
+    }
+
+    @Test func d10ScopeOnParametersComparesParametersNotJustHashes() {
+        let one = Container.shared.defectColliding(CollidingParameter(value: 1))
+        let two = Container.shared.defectColliding(CollidingParameter(value: 2))
+        #expect(one !== two)
+        #expect(Container.shared.defectColliding(CollidingParameter(value: 1)) === one)
+    }
+
+    @Test func d12ContextChangesRaceSafelyWithResolutions() {
+        let container = Container()
+        let factory = Factory<String>(container, key: "defectContext") { "plain" }
+            .onArg("defect-race") { "arg" }
+        runConcurrently(4) { index in
+            for round in 0..<300 {
+                if index == 0 {
+                    if round.isMultiple(of: 2) {
+                        FactoryContext.setArg("defect-race", forKey: "defect-race")
+                    } else {
+                        FactoryContext.removeArg(forKey: "defect-race")
+                    }
+                } else {
+                    #expect(["plain", "arg"].contains(factory()))
+                }
+            }
+        }
+        FactoryContext.removeArg(forKey: "defect-race")
+    }
+
+    @Test func d14LazyInjectedReadFromItsOwnResolutionIsACycleNotADeadlock() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = defectLoopHolder.loop
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains(
+                "Dependency cycle: @LazyInjected Container.defectLoop<Int> → Container.defectLoop<Int> → @LazyInjected Container.defectLoop<Int>"
+            ), "\(message)")
+    }
+
+    @Test func d15RegisteringWithAnotherScopeReplacesTheOldSingleton() {
+        let old = Container.shared.defectLogger()
+        Container.shared.defectLogger.unique.register { DefectLog("new") }
+        let next = Container.shared.defectLogger()
+        #expect(next !== old)
+        #expect(next.name == "new")
+        #expect(Container.shared.defectLogger() === next)
+    }
+}
