@@ -22,6 +22,7 @@ extension Container {
     var scopeSharedPoint: Factory<Point> { self { Point(x: 1, y: 2) }.shared }
     var scopeSharedOptional: Factory<Counted?> { self { Counted(scopeCounter) }.shared }
     var scopeTimed: Factory<Counted> { self { Counted(scopeCounter) }.cached.timeToLive(0.2) }
+    var scopeSlidingTimed: Factory<Counted> { self { Counted(scopeCounter) }.cached.timeToLive(0.5) }
     var scopePerParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached.scopeOnParameters }
     var scopeFirstParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached }
     var scopeGraphLeaf: Factory<Counted> { self { Counted(scopeCounter) }.graph }
@@ -176,11 +177,27 @@ struct ScopeTests {
     }
 
     @Test func timeToLiveSlidesOnEveryHit() async throws {
-        let first = Container.shared.scopeTimed()
-        for _ in 0..<4 {
-            try await Task.sleep(for: .milliseconds(80))
-            #expect(Container.shared.scopeTimed() === first)
+        // Hits 0.15 s apart keep a 0.5 s value alive well past 0.5 s. A gap the scheduler
+        // stretches beyond the time to live proves nothing, so the chain restarts after one.
+        let clock = ContinuousClock()
+        var value = Container.shared.scopeSlidingTimed()
+        var last = clock.now
+        var provenSpan = Duration.zero
+        for _ in 0..<8 {
+            try await Task.sleep(for: .milliseconds(150))
+            let now = clock.now
+            let gap = now - last
+            last = now
+            let next = Container.shared.scopeSlidingTimed()
+            if gap < .milliseconds(450) {
+                #expect(next === value)
+                provenSpan += gap
+            } else {
+                provenSpan = .zero
+            }
+            value = next
         }
+        #expect(provenSpan > .milliseconds(500) || provenSpan == .zero)
     }
 
     @Test func scopeOnParametersKeepsOneValuePerParameter() {
