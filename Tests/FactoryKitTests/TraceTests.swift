@@ -17,6 +17,7 @@ final class TraceContainer: SharedContainer {
     let manager = ContainerManager()
     var traceLeaf: Factory<TraceLeaf> { self { TraceLeaf() }.cached }
     var traceRoot: Factory<TraceRoot> { self { TraceRoot(left: self.traceLeaf(), right: self.traceLeaf()) } }
+    var traceExistential: Factory<any Greeting> { self { MockGreeter("traced") } }
 }
 
 /// The trace switch and logger are process-wide, so these tests run one at a time and filter
@@ -58,6 +59,13 @@ struct TraceTests {
         var leaf: TraceLeaf?
         let lines = traced { leaf = container.traceLeaf() }
         #expect(lines == ["0: TraceContainer.traceLeaf<TraceLeaf> = O:\(Int(bitPattern: ObjectIdentifier(leaf!))) TraceLeaf"])
+    }
+
+    @Test func traceNamesTheDeclaredTypeAndTheRuntimeType() {
+        var greeting: (any Greeting)?
+        let lines = traced { greeting = TraceContainer().traceExistential() }
+        let address = Int(bitPattern: ObjectIdentifier(greeting!))
+        #expect(lines == ["0: TraceContainer.traceExistential<Greeting> = F:\(address) MockGreeter"])
     }
 
     @Test func traceIsOffByDefault() {

@@ -44,6 +44,9 @@ final class Locked<State>: @unchecked Sendable {
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try mutex.withLock { (state: inout sending State) throws -> sending Result in
+            let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+            if let acquire = ThreadSanitizerHooks.acquire { acquire(token) }
+            defer { if let release = ThreadSanitizerHooks.release { release(token) } }
             // The state never leaves the lock; the result is the caller's to share or not.
             nonisolated(unsafe) let result = try body(&state)
             return result

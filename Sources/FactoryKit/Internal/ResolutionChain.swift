@@ -153,7 +153,7 @@ final class ResolutionChain: @unchecked Sendable {
     @usableFromInline
     func completeTrace<T>(_ index: Int, tag: Character, value: T) {
         let address = Int(bitPattern: ObjectIdentifier(value as AnyObject))
-        traceLines[index] += " = \(tag):\(address) \(type(of: value))"
+        traceLines[index] += " = \(tag):\(address) \(type(of: value as Any))"
         if frames.isEmpty { flushTrace() }
     }
 
