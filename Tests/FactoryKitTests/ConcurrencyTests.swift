@@ -181,3 +181,39 @@ struct ConcurrencyTests {
         #expect(counter.count == 1)
     }
 }
+
+/// Waiting, resets during creation, and the slow-wait warning.
+@Suite
+struct WaitingTests {
+    @Test func aResetDuringCreationHandsTheValueOutWithoutCachingIt() {
+        let container = Container()
+        let counter = Counter()
+        let factory = Factory<Counted>(container, key: "waitingReset") {
+            let value = Counted(counter)
+            container.manager.reset(options: .scope)
+            return value
+        }.cached
+        let first = factory()
+        #expect(first.number == 1)
+        let second = factory()
+        #expect(second !== first)
+        #expect(counter.count == 2)
+    }
+
+    @Test func aSlowCreationMakesItsWaitersSaySoOnce() {
+        let mark = TestLog.mark()
+        let container = Container()
+        let previous = container.manager.waitWarningInterval
+        container.manager.waitWarningInterval = 0.05
+        defer { container.manager.waitWarningInterval = previous }
+        let factory = Factory<Counted>(container, key: "waitingSlow") {
+            Thread.sleep(forTimeInterval: 0.4)
+            return Counted(Counter())
+        }.cached
+        runConcurrently(2) { _ in _ = factory() }
+        let warnings = TestLog.lines(since: mark).filter {
+            $0.contains("still waiting after") && $0.contains("Container.waitingSlow<Counted>")
+        }
+        #expect(warnings.count == 1)
+    }
+}

@@ -73,6 +73,26 @@ struct DefectTests {
         #expect(Container.shared.defectColliding(CollidingParameter(value: 1)) === one)
     }
 
+    @Test func d11EqualNamesAtDifferentAddressesAreOneKey() throws {
+        // Separately linked images can hold separate copies of the same name; a key must compare
+        // and hash by the text. Build such a copy: same bytes, another address.
+        let original: StaticString = "defectSharedName"
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: original.utf8CodeUnitCount)
+        defer { bytes.deallocate() }
+        original.withUTF8Buffer { buffer in
+            for (index, byte) in buffer.enumerated() { bytes[index] = byte }
+        }
+        // StaticString's layout: start pointer, length, flags (0x2: ASCII, pointer representation).
+        let copy = unsafeBitCast(
+            (UInt(bitPattern: bytes), UInt(original.utf8CodeUnitCount), UInt8(0x2)), to: StaticString.self)
+        try #require(copy.description == original.description)
+        try #require(copy.utf8Start != original.utf8Start)
+
+        let container = Container()
+        Factory<String>(container, key: original) { "definition" }.register { "registered" }
+        #expect(Factory<String>(container, key: copy) { "definition" }() == "registered")
+    }
+
     @Test func d12ContextChangesRaceSafelyWithResolutions() {
         let container = Container()
         let factory = Factory<String>(container, key: "defectContext") { "plain" }

@@ -120,14 +120,11 @@ struct ResetTests {
     }
 
     @Test func popWithoutPushChangesNothingAndSaysSo() {
-        let recorder = LogRecorder()
-        let previous = Container.shared.manager.logger
-        Container.shared.manager.logger = { recorder.record($0) }
-        defer { Container.shared.manager.logger = previous }
+        let mark = TestLog.mark()
         Container.shared.resetGreeter.register { MockGreeter("kept") }
         Container.shared.manager.pop()
         #expect(Container.shared.resetGreeter().text == "kept")
-        #expect(recorder.lines.contains { $0.contains("pop() without a matching push()") })
+        #expect(TestLog.lines(since: mark).contains { $0.contains("pop() without a matching push()") })
     }
 
     @Test func resetsNeverTouchValuesAlreadyHandedOut() {

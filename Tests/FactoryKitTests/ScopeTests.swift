@@ -76,14 +76,13 @@ struct ScopeTests {
     }
 
     @Test func sharedValueTypeIsUniqueAndWarnsOnce() {
-        let recorder = LogRecorder()
-        let previous = Container.shared.manager.logger
-        Container.shared.manager.logger = { recorder.record($0) }
-        defer { Container.shared.manager.logger = previous }
+        let mark = TestLog.mark()
         #expect(Container.shared.scopeSharedPoint() == Point(x: 1, y: 2))
         #expect(Container.shared.scopeSharedPoint() == Point(x: 1, y: 2))
-        let warnings = recorder.lines.filter { $0.contains("Container.scopeSharedPoint<Point> is scoped .shared") }
-        #expect(warnings.count <= 1)
+        let warnings = TestLog.lines(since: mark).filter {
+            $0.contains("Container.scopeSharedPoint<Point> is scoped .shared but produced a value type")
+        }
+        #expect(warnings.count == 1)
     }
 
     @Test func singletonIsSharedAcrossContainers() {
@@ -136,14 +135,11 @@ struct ScopeTests {
     }
 
     @Test func resetScopeIgnoresSingletonsAndSaysSo() {
-        let recorder = LogRecorder()
-        let previous = Container.shared.manager.logger
-        Container.shared.manager.logger = { recorder.record($0) }
-        defer { Container.shared.manager.logger = previous }
+        let mark = TestLog.mark()
         let singleton = Container.shared.scopeSingleton()
         Container.shared.manager.reset(scope: Scope.singleton)
         #expect(Container.shared.scopeSingleton() === singleton)
-        #expect(recorder.lines.contains { $0.contains("reset(scope:) ignores singletons") })
+        #expect(TestLog.lines(since: mark).contains { $0.contains("reset(scope:) ignores singletons") })
         Container.shared.manager.reset(scope: .unique)
         Container.shared.manager.reset(scope: .graph)
         #expect(Container.shared.scopeSingleton() === singleton)

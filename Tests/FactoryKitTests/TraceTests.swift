@@ -25,15 +25,12 @@ final class TraceContainer: SharedContainer {
 @Suite(.serialized)
 struct TraceTests {
     private func traced(_ body: () -> Void) -> [String] {
-        let recorder = LogRecorder()
+        let mark = TestLog.mark()
         let manager = TraceContainer.shared.manager
-        let previous = manager.logger
-        manager.logger = { recorder.record($0) }
         manager.trace = true
         body()
         manager.trace = false
-        manager.logger = previous
-        return recorder.lines.filter { $0.contains("TraceContainer.") }
+        return TestLog.lines(since: mark).filter { $0.contains("TraceContainer.") }
     }
 
     @Test func traceShowsEachResolutionParentFirst() {
@@ -70,13 +67,9 @@ struct TraceTests {
 
     @Test func traceIsOffByDefault() {
         #expect(TraceContainer().manager.trace == false)
-        let recorder = LogRecorder()
-        let manager = TraceContainer.shared.manager
-        let previous = manager.logger
-        manager.logger = { recorder.record($0) }
+        let mark = TestLog.mark()
         _ = TraceContainer().traceRoot()
-        manager.logger = previous
-        #expect(recorder.lines.filter { $0.contains("TraceContainer.") }.isEmpty)
+        #expect(TestLog.lines(since: mark).filter { $0.contains("TraceContainer.") }.isEmpty)
     }
 
     @Test func traceAndLoggerAreProcessWide() {

@@ -113,3 +113,21 @@ final class Barrier: @unchecked Sendable {
         return true
     }
 }
+
+/// Everything FactoryKit logs during the test run.
+///
+/// The logger is process-wide and tests run in parallel, so tests never swap it: the first use
+/// installs one recorder for the whole run, and each test looks for the lines only it can cause
+/// (each names a factory no other test uses), starting from a mark taken before it acts.
+enum TestLog {
+    private static let recorder: LogRecorder = {
+        let recorder = LogRecorder()
+        Container().manager.logger = { recorder.record($0) }
+        return recorder
+    }()
+
+    /// Where the log ends now; pass it to `lines(since:)`.
+    static func mark() -> Int { recorder.lines.count }
+
+    static func lines(since mark: Int) -> [String] { Array(recorder.lines.dropFirst(mark)) }
+}
