@@ -8,11 +8,9 @@ extension ContainerManager {
     /// container.
     @inlinable
     func withState<Result>(of container: any ManagedContainer, _ body: (inout ManagerState) -> Result) -> Result {
-        let ready: Result? = state.withLock { state in
-            guard case .done = state.autoRegistration else { return nil }
-            return body(&state)
-        }
-        if let ready { return ready }
+        // `isAutoRegistered` only ever lags the state by a concurrent reset, and an operation
+        // racing a reset may land on either side of it.
+        if isAutoRegistered.value { return state.withLock(body) }
         return withStateAfterAutoRegistration(of: container, body)
     }
 
@@ -25,6 +23,7 @@ extension ContainerManager {
             let step = state.withLock { state -> AutoRegistrationStep<Result> in
                 switch state.autoRegistration {
                 case .done:
+                    isAutoRegistered.set(true)
                     return .ready(body(&state))
                 case .running(let flight):
                     // The thread running autoRegister() uses the container freely.
@@ -32,6 +31,7 @@ extension ContainerManager {
                 case .pending:
                     guard container is AutoRegistering else {
                         state.autoRegistration = .done
+                        isAutoRegistered.set(true)
                         return .ready(body(&state))
                     }
                     let flight = InFlight(

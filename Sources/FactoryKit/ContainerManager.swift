@@ -12,6 +12,9 @@ import Foundation
 /// ```
 public final nonisolated class ContainerManager: @unchecked Sendable {
     @usableFromInline let state = Locked(ManagerState())
+    /// Whether `autoRegister()` has run (or the container has none): lets resolutions skip the
+    /// check without an extra trip through the lock.
+    @usableFromInline let isAutoRegistered = AtomicFlag()
 
     /// Creates an empty manager.
     public init() {}
@@ -85,16 +88,24 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         state.withLock { state in
             switch options {
             case .all:
-                let snapshots = state.snapshots
-                state = ManagerState()
-                state.snapshots = snapshots
-            case .registration:
-                for key in state.factories.keys { state.factories[key]?.options?.registration = nil }
+                for record in state.records.values {
+                    record.clearOptions()
+                    record.cache.removeAll()
+                    record.cacheScope = nil
+                }
                 state.autoRegistration = .pending
+                isAutoRegistered.set(false)
+                state.defaultScope = nil
+                state.decorator = nil
+                state.promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
+            case .registration:
+                for record in state.records.values { record.registration = nil }
+                state.autoRegistration = .pending
+                isAutoRegistered.set(false)
             case .context:
-                for key in state.factories.keys { state.factories[key]?.options?.contexts = [:] }
+                for record in state.records.values { record.contexts = nil }
             case .scope:
-                for key in state.factories.keys { state.factories[key]?.cache.removeAll() }
+                for record in state.records.values { record.cache.removeAll() }
             case .none:
                 break
             }
@@ -115,8 +126,8 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         }
         let id = ObjectIdentifier(scope)
         state.withLock { state in
-            for key in state.factories.keys where state.factories[key]?.cacheScope == id {
-                state.factories[key]?.cache.removeAll()
+            for record in state.records.values where record.cacheScope == id {
+                record.cache.removeAll()
             }
         }
     }
@@ -129,7 +140,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             if case .done = state.autoRegistration { autoRegistrationDone = true } else { autoRegistrationDone = false }
             state.snapshots.append(
                 ManagerState.Snapshot(
-                    factories: state.factories.mapValues(\.settled),
+                    records: state.records.mapValues { ($0.options, $0.cache.settled, $0.cacheScope) },
                     autoRegistrationDone: autoRegistrationDone,
                     defaultScope: state.defaultScope,
                     decorator: state.decorator,
@@ -146,8 +157,14 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     public func pop() {
         let restored = state.withLock { state -> Bool in
             guard let snapshot = state.snapshots.popLast() else { return false }
-            state.factories = snapshot.factories
+            for (key, record) in state.records {
+                let saved = snapshot.records[key]
+                record.restore(options: saved?.options ?? FactoryRecord.Options())
+                record.cache = saved?.cache ?? SlotGroup()
+                record.cacheScope = saved?.cacheScope
+            }
             state.autoRegistration = snapshot.autoRegistrationDone ? .done : .pending
+            isAutoRegistered.set(snapshot.autoRegistrationDone)
             state.defaultScope = snapshot.defaultScope
             state.decorator = snapshot.decorator
             state.promiseTriggersError = snapshot.promiseTriggersError

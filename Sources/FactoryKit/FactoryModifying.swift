@@ -17,30 +17,30 @@ public protocol FactoryModifying {
 
 extension FactoryModifying {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
-    @discardableResult
+    @inlinable @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self
     }
 
     /// Keeps the value in the container until reset: `scope(.cached)`.
-    public var cached: Self { scope(.cached) }
+    @inlinable public var cached: Self { scope(.cached) }
     /// Shares the value within one outermost resolution: `scope(.graph)`.
-    public var graph: Self { scope(.graph) }
+    @inlinable public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it: `scope(.shared)`.
-    public var shared: Self { scope(.shared) }
+    @inlinable public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: `scope(Scope.singleton)`, the task's current
     /// singleton cache.
-    public var singleton: Self { scope(Scope.singleton) }
+    @inlinable public var singleton: Self { scope(Scope.singleton) }
     /// Creates a new value on every resolution, even when the container has a `defaultScope`.
-    public var unique: Self { scope(.unique) }
+    @inlinable public var unique: Self { scope(.unique) }
 
     /// Expires a cached value `seconds` after it was last resolved (sliding expiration, measured
     /// on a monotonic clock). Has no effect on unique factories.
     @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
         let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
-        registration.write { options, _ in options.timeToLive = nanoseconds }
+        registration.write { record, _ in record.timeToLive = nanoseconds }
         return self
     }
 
@@ -58,7 +58,7 @@ extension FactoryModifying {
     @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
         let box = DecoratorBox<T>(decorator)
-        registration.write { options, _ in options.decorator = box }
+        registration.write { record, _ in record.decorator = box }
         return self
     }
 
@@ -122,7 +122,7 @@ extension FactoryModifying {
     /// still apply every time. Cleared by a factory or container reset of `.all`.
     @discardableResult
     public func once() -> Self {
-        registration.write { options, _ in options.once = true }
+        registration.write { record, _ in record.once = true }
         var copy = self
         copy.registration.once = true
         return copy
@@ -144,10 +144,10 @@ extension FactoryModifying where P: Hashable {
     /// Keeps one scoped value per distinct parameter (compared with `==`), instead of one value
     /// for every parameter.
     public var scopeOnParameters: Self {
-        registration.write { options, state in
-            guard !options.scopeOnParameters else { return }
-            options.scopeOnParameters = true
-            state.factories[registration.key]?.cache.removeAll()
+        registration.write { record, _ in
+            guard !record.scopeOnParameters else { return }
+            record.scopeOnParameters = true
+            record.cache.removeAll()
         }
         return self
     }

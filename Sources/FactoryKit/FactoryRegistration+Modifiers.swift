@@ -3,30 +3,37 @@ extension FactoryRegistration {
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
     func register(_ box: ClosureBox<P, T>) {
-        write { options, state in
-            options.registration = box
+        write { record, state in
+            record.registration = box
             guard !state.isAutoRegistering else { return }
-            state.factories[key]?.cache.removeAll()
-            if let singleton = (options.scope ?? state.defaultScope) as? Scope.Singleton {
+            record.cache.removeAll()
+            if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {
                 singleton.remove(singletonKey)
             }
         }
     }
 
-    /// Sets the explicit scope; a change drops what the previous scope held for this factory.
+    /// Sets the explicit scope. Re-applying the same scope (what a definition does on every
+    /// access) only compares two references.
+    @inlinable
+    func setScope(_ scope: Scope) {
+        write { record, state in
+            guard record.scope !== scope else { return }
+            changeScope(of: record, to: scope, defaultScope: state.defaultScope)
+        }
+    }
+
+    /// Moves the factory to another scope, dropping what the previous scope held for it.
     ///
     /// Moving between two `Singleton` instances (as when a test binds its own `Scope.$singleton`)
     /// keeps both caches: each is a separate set of singletons, not a previous scope.
     @usableFromInline
-    func setScope(_ scope: Scope) {
-        write { options, state in
-            guard options.scope !== scope else { return }
-            let previous = options.scope ?? state.defaultScope
-            options.scope = scope
-            state.factories[key]?.cache.removeAll()
-            if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
-                singleton.remove(singletonKey)
-            }
+    func changeScope(of record: FactoryRecord, to scope: Scope, defaultScope: Scope?) {
+        let previous = record.scope ?? defaultScope
+        record.scope = scope
+        record.cache.removeAll()
+        if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
+            singleton.remove(singletonKey)
         }
     }
 
@@ -34,8 +41,10 @@ extension FactoryRegistration {
     func setOverride(_ factory: @escaping (P) -> T, for contexts: [ContextKey]) {
         guard !contexts.isEmpty else { return }
         let box = ClosureBox<P, T>(ignoringContainer: factory)
-        write { options, _ in
-            for context in contexts { options.contexts[context] = box }
+        write { record, _ in
+            var overrides = record.contexts ?? [:]
+            for context in contexts { overrides[context] = box }
+            record.contexts = overrides
         }
     }
 
@@ -43,18 +52,19 @@ extension FactoryRegistration {
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
         let singleton = container.manager.state.withLock { state -> Scope.Singleton? in
-            let options = state.factories[key]?.options
-            let scope = (options?.scope ?? state.defaultScope) as? Scope.Singleton
+            guard let record = state.existingRecord(for: key) else { return nil }
+            let scope = (record.scope ?? state.defaultScope) as? Scope.Singleton
             switch resetOptions {
             case .all:
-                state.factories[key] = nil
+                record.clearOptions()
+                record.cache.removeAll()
                 return scope
             case .registration:
-                state.factories[key]?.options?.registration = nil
+                record.registration = nil
             case .context:
-                state.factories[key]?.options?.contexts = [:]
+                record.contexts = nil
             case .scope:
-                state.factories[key]?.cache.removeAll()
+                record.cache.removeAll()
                 return scope
             case .none:
                 break

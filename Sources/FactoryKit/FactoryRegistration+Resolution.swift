@@ -1,18 +1,22 @@
 /// What one resolution learned from its container, gathered under a single lock acquisition.
 @usableFromInline
 struct ResolutionPlan<T> {
+    @usableFromInline let record: FactoryRecord
     @usableFromInline var registration: AnyObject?
-    @usableFromInline var contexts: [ContextKey: AnyObject] = [:]
+    @usableFromInline var contexts: [ContextKey: AnyObject]?
     @usableFromInline var scope: Scope?
     @usableFromInline var timeToLive: UInt64?
     @usableFromInline var cacheParameter: AnyHashable?
     @usableFromInline var decorator: AnyObject?
     @usableFromInline var containerDecorator: ((Any) -> Void)?
+    @usableFromInline var singletonEntry: SingletonEntry?
     /// For scopes the container caches: the hit, or the reservation this resolution holds.
     @usableFromInline var cached: SlotDecision<T>?
 
     @inlinable
-    init() {}
+    init(record: FactoryRecord) {
+        self.record = record
+    }
 }
 
 extension FactoryRegistration {
@@ -23,51 +27,72 @@ extension FactoryRegistration {
     /// resolutions wait for the one creating it.
     @inlinable
     func resolve(_ parameter: P) -> T {
-        let traceChain = Diagnostics.isTracing ? ResolutionChain.current : nil
-        let traceLine = traceChain?.beginTrace(description)
+        if Diagnostics.isTracing { return resolveTracing(parameter) }
         let plan = makePlan(parameter)
         let (value, tag) = produce(plan, parameter)
-        if let traceChain, let traceLine {
-            traceChain.completeTrace(traceLine, tag: tag, value: value)
-        }
+        decorate(value, plan: plan, instantiated: tag != "C")
+        return value
+    }
+
+    @usableFromInline
+    func resolveTracing(_ parameter: P) -> T {
+        let chain = ResolutionChain.current
+        let line = chain.beginTrace(description)
+        let plan = makePlan(parameter)
+        let (value, tag) = produce(plan, parameter)
+        chain.completeTrace(line, tag: tag, value: value)
+        decorate(value, plan: plan, instantiated: tag != "C")
+        return value
+    }
+
+    @inlinable
+    func decorate(_ value: T, plan: ResolutionPlan<T>, instantiated: Bool) {
         if let decorator = plan.decorator {
-            unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, tag != "C")
+            unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = plan.containerDecorator {
             decorator(value)
         }
-        return value
     }
 
     @inlinable
     func makePlan(_ parameter: P) -> ResolutionPlan<T> {
         container.manager.withState(of: container) { state in
-            var plan = ResolutionPlan<T>()
+            let record = state.record(for: key)
+            var plan = ResolutionPlan<T>(record: record)
             plan.containerDecorator = state.decorator
-            let options = state.factories[key]?.options
-            if let options {
-                plan.registration = options.registration
-                plan.contexts = options.contexts
-                plan.scope = options.scope
-                plan.timeToLive = options.timeToLive
-                plan.decorator = options.decorator
-                if options.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            plan.scope = record.scope ?? state.defaultScope
+            guard record.hasOptions || plan.scope != nil else { return plan }
+            plan.registration = record.registration
+            plan.contexts = record.contexts
+            plan.timeToLive = record.timeToLive
+            plan.decorator = record.decorator
+            if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            guard let scope = plan.scope else { return plan }
+            switch scope.kind {
+            case .cached, .shared:
+                let key = self.key
+                let containerType = type(of: container)
+                plan.cached = record.lookupCache(
+                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, as: T.self,
+                    timeToLive: plan.timeToLive,
+                    reserve: { Self.reserve(key, in: containerType) })
+            case .singleton:
+                plan.singletonEntry = record.singletonEntry
+            case .unique, .graph:
+                break
             }
-            if plan.scope == nil { plan.scope = state.defaultScope }
-            guard let scope = plan.scope, scope.kind == .cached || scope.kind == .shared else { return plan }
-            let scopeID = ObjectIdentifier(scope)
-            plan.cached = state.factories[key, default: KeyState()].lookupCache(
-                scope: scopeID, parameter: plan.cacheParameter, as: T.self, timeToLive: plan.timeToLive,
-                reserve: reservation
-            )
             return plan
         }
     }
 
-    /// Reserves a slot for creation by the current thread.
+    /// Reserves a slot for creation by the current thread. Static, so the closures that call it
+    /// capture two words instead of a copy of the registration.
     @usableFromInline
-    func reservation() -> InFlight {
+    static func reserve(_ key: FactoryKey, in containerType: any ManagedContainer.Type) -> InFlight {
         let chain = ResolutionChain.current
-        return InFlight(owner: chain, frameIndex: chain.depth, label: description)
+        return InFlight(
+            owner: chain, frameIndex: chain.depth,
+            label: Diagnostics.describe(container: containerType, name: key.name, result: T.self))
     }
 
     @inlinable
@@ -96,7 +121,7 @@ extension FactoryRegistration {
 
     @inlinable
     func run(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, Character) {
-        if !plan.contexts.isEmpty, let override = FactoryContext.current.select(from: plan.contexts) {
+        if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
             return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), "O")
         }
         if let registration = plan.registration {
@@ -125,8 +150,8 @@ extension FactoryRegistration {
             let (value, tag) = create(plan, parameter)
             let stored = storable(value, in: scope)
             let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
-            container.manager.state.withLock { state in
-                state.factories[key]?.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+            container.manager.state.withLock { _ in
+                plan.record.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
             }
             flight.finish(value)
             return (value, tag)
@@ -135,11 +160,12 @@ extension FactoryRegistration {
 
     @inlinable
     func produceSingleton(_ plan: ResolutionPlan<T>, _ parameter: P, singleton: Scope.Singleton) -> (T, Character) {
-        let singletonKey = self.singletonKey
-        let decision = singleton.storage.withLock { values in
-            values[singletonKey, default: SlotGroup()].lookup(
-                parameter: plan.cacheParameter, as: T.self, timeToLive: plan.timeToLive, reserve: reservation)
-        }
+        let key = self.key
+        let containerType = type(of: container)
+        let (decision, entry) = singleton.lookup(
+            singletonKey, memo: plan.singletonEntry, parameter: plan.cacheParameter, as: T.self,
+            timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
+        if entry !== plan.singletonEntry { remember(entry, in: plan.record) }
         switch decision {
         case .hit(let value):
             return (value, "C")
@@ -149,12 +175,16 @@ extension FactoryRegistration {
             let (value, tag) = create(plan, parameter)
             let stored = storable(value, in: singleton)
             let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
-            singleton.storage.withLock { values in
-                values[singletonKey]?.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
-            }
+            singleton.publish(stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
             flight.finish(value)
             return (value, tag)
         }
+    }
+
+    /// Keeps a shortcut from the factory's record to its singleton entry.
+    @usableFromInline
+    func remember(_ entry: SingletonEntry, in record: FactoryRecord) {
+        container.manager.state.withLock { _ in record.singletonEntry = entry }
     }
 
     @inlinable
@@ -182,19 +212,5 @@ extension FactoryRegistration {
             return nil
         }
         return ValueInspection.isNil(value) ? nil : .strong(ValueBox(value))
-    }
-}
-
-extension KeyState {
-    @inlinable
-    mutating func lookupCache<T>(
-        scope: ObjectIdentifier, parameter: AnyHashable?, as type: T.Type, timeToLive: UInt64?,
-        reserve: () -> InFlight
-    ) -> SlotDecision<T> {
-        if cacheScope != scope {
-            cache.removeAll()
-            cacheScope = scope
-        }
-        return cache.lookup(parameter: parameter, as: type, timeToLive: timeToLive, reserve: reserve)
     }
 }

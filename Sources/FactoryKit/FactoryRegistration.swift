@@ -30,15 +30,15 @@ public nonisolated struct FactoryRegistration<P, T> {
     @inlinable
     var singletonKey: SingletonKey { SingletonKey(factory: key, site: site) }
 
-    /// Applies a modifier's change to the stored options, unless `once` blocks it: after
+    /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
     /// `.once()`, only Factory values whose flag matches the stored one may change the options.
     @inlinable
-    func write(_ change: (inout FactoryOptions, inout ManagerState) -> Void) {
+    func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
         container.manager.withState(of: container) { state in
-            var options = state.factories[key]?.options ?? FactoryOptions()
-            if state.factories[key]?.options != nil && options.once != once { return }
-            change(&options, &state)
-            state.factories[key, default: KeyState()].options = options
+            let record = state.record(for: key)
+            if record.hasOptions && record.once != once { return }
+            change(record, &state)
+            record.hasOptions = true
         }
     }
 }

@@ -6,7 +6,9 @@
 enum Diagnostics {
     @usableFromInline
     struct Settings {
-        @usableFromInline var trace = false
+        var trace = false {
+            didSet { Diagnostics.tracing.set(trace) }
+        }
         var logger: (String) -> Void = { print($0) }
         var circularDependencyTesting = true
         var slowWaitThreshold: Double = 5
@@ -15,8 +17,12 @@ enum Diagnostics {
     @usableFromInline
     static let settings = Locked(Settings())
 
+    /// A copy of `settings.trace` that resolutions read without taking the lock.
+    @usableFromInline
+    static let tracing = AtomicFlag()
+
     @inlinable
-    static var isTracing: Bool { settings.withLock { $0.trace } }
+    static var isTracing: Bool { tracing.value }
 
     /// Sends a line to the user's logger, outside the lock so the logger may itself use FactoryKit.
     static func log(_ message: String) {

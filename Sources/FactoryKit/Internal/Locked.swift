@@ -13,7 +13,7 @@ final class Locked<State>: @unchecked Sendable {
     #if canImport(Darwin)
     // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
     @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
-    @usableFromInline var state: State
+    @usableFromInline @exclusivity(unchecked) var state: State
 
     @usableFromInline
     init(_ initial: State) {

@@ -1,38 +1,3 @@
-/// What a container stores for one factory key: the options written by modifiers and
-/// `register`, and the key's cached values for the scopes the container owns.
-@usableFromInline
-struct KeyState {
-    @usableFromInline var options: FactoryOptions?
-    @usableFromInline var cache = SlotGroup()
-    /// The scope instance whose values `cache` holds (for `reset(scope:)`).
-    @usableFromInline var cacheScope: ObjectIdentifier?
-
-    @inlinable
-    init() {}
-
-    /// A copy without creations in flight, for `push()`.
-    var settled: KeyState {
-        var copy = self
-        copy.cache = cache.settled
-        return copy
-    }
-}
-
-/// The modifiers and registrations stored for one factory key.
-@usableFromInline
-struct FactoryOptions {
-    @usableFromInline var registration: AnyObject?
-    @usableFromInline var contexts: [ContextKey: AnyObject] = [:]
-    @usableFromInline var scope: Scope?
-    @usableFromInline var scopeOnParameters = false
-    @usableFromInline var timeToLive: UInt64?
-    @usableFromInline var decorator: AnyObject?
-    @usableFromInline var once = false
-
-    @inlinable
-    init() {}
-}
-
 /// Whether a container's `autoRegister()` has run.
 @usableFromInline
 enum AutoRegistrationPhase {
@@ -44,7 +9,8 @@ enum AutoRegistrationPhase {
 /// Everything a `ContainerManager` guards with its lock.
 @usableFromInline
 struct ManagerState {
-    @usableFromInline var factories: [FactoryKey: KeyState] = [:]
+    @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
+    @usableFromInline var recent = RecentRecords()
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending
     @usableFromInline var defaultScope: Scope?
     @usableFromInline var decorator: ((Any) -> Void)?
@@ -53,7 +19,7 @@ struct ManagerState {
 
     /// What `push()` saves and `pop()` restores.
     struct Snapshot {
-        let factories: [FactoryKey: KeyState]
+        let records: [FactoryKey: (options: FactoryRecord.Options, cache: SlotGroup, cacheScope: ObjectIdentifier?)]
         let autoRegistrationDone: Bool
         let defaultScope: Scope?
         let decorator: ((Any) -> Void)?
@@ -67,5 +33,31 @@ struct ManagerState {
     var isAutoRegistering: Bool {
         if case .running = autoRegistration { return true }
         return false
+    }
+
+    /// The record of `key`, created on first use.
+    @inlinable
+    mutating func record(for key: FactoryKey) -> FactoryRecord {
+        if let record = recent.record(for: key) { return record }
+        return recordAfterMiss(for: key)
+    }
+
+    @usableFromInline
+    mutating func recordAfterMiss(for key: FactoryKey) -> FactoryRecord {
+        let record: FactoryRecord
+        if let existing = records[key] {
+            record = existing
+        } else {
+            record = FactoryRecord(key: key)
+            records[key] = record
+        }
+        recent.remember(record, for: key)
+        return record
+    }
+
+    /// The record of `key` if it has one, without creating it.
+    @inlinable
+    func existingRecord(for key: FactoryKey) -> FactoryRecord? {
+        recent.record(for: key) ?? records[key]
     }
 }

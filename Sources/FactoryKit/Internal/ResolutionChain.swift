@@ -60,13 +60,13 @@ final class ResolutionChain: @unchecked Sendable {
     /// allowed to overflow the stack (a cycle through a non-`Hashable` parameter looks like this).
     static let maximumDepth = 200
 
-    @usableFromInline var frames: [ResolutionFrame] = []
-    @usableFromInline var graphValues: [GraphKey: AnyObject] = [:]
-    @usableFromInline var traceLines: [String] = []
-
-    // Guarded by `WaitGraph.lock`.
-    var waitingFor: InFlight?
-    var waitingFrames: [ResolutionFrame] = []
+    // Only the owning thread touches these (the wait-graph fields: under `WaitGraph.lock`), so
+    // they skip dynamic exclusivity checks, which would cost more than a push and a pop.
+    @usableFromInline @exclusivity(unchecked) var frames: [ResolutionFrame] = []
+    @usableFromInline @exclusivity(unchecked) var graphValues: [GraphKey: AnyObject] = [:]
+    @usableFromInline @exclusivity(unchecked) var traceLines: [String] = []
+    @exclusivity(unchecked) var waitingFor: InFlight?
+    @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
 
     @usableFromInline
     var depth: Int { frames.count }

@@ -10,7 +10,7 @@ extension Scope {
     /// is resolved from several container types; two definitions that merely share a name and
     /// type on different containers get one each.
     public final class Singleton: Scope, @unchecked Sendable {
-        @usableFromInline let storage: Locked<[SingletonKey: SlotGroup]>
+        @usableFromInline let storage: Locked<[SingletonKey: SingletonEntry]>
 
         /// Creates an empty singleton cache of its own.
         public override init() {
@@ -21,7 +21,10 @@ extension Scope {
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
         /// Instances already handed out are unaffected.
         public func reset() {
-            storage.withLock { $0.removeAll() }
+            storage.withLock { entries in
+                for entry in entries.values { entry.isRemoved = true }
+                entries.removeAll()
+            }
         }
 
         /// Returns a new singleton cache that starts with this one's current values.
@@ -30,18 +33,76 @@ extension Scope {
         /// not copied.
         public func clone() -> Singleton {
             let copy = Singleton()
-            let values = storage.withLock { $0.compactMapValues { group -> SlotGroup? in
-                let settled = group.settled
-                return settled.isEmpty ? nil : settled
-            } }
-            copy.storage.withLock { $0 = values }
+            let owner = ObjectIdentifier(copy)
+            let groups = storage.withLock { entries in entries.mapValues(\.group.settled) }
+            copy.storage.withLock { entries in
+                for (key, group) in groups where !group.isEmpty {
+                    let entry = SingletonEntry(key: key, owner: owner)
+                    entry.group = group
+                    entries[key] = entry
+                }
+            }
             return copy
+        }
+
+        /// Looks up a factory's value, reserving the slot if it must be created.
+        ///
+        /// `memo` is the entry this factory used last time, which saves the dictionary lookup when
+        /// it still belongs to this cache and was not removed since.
+        @inlinable
+        func lookup<T>(
+            _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, as type: T.Type,
+            timeToLive: UInt64?, reserve: () -> InFlight
+        ) -> (SlotDecision<T>, SingletonEntry) {
+            storage.withLock { entries in
+                let entry: SingletonEntry
+                if let memo, memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key == key {
+                    entry = memo
+                } else {
+                    entry = self.entry(for: key, in: &entries)
+                }
+                let decision = entry.group.lookup(parameter: parameter, as: type, timeToLive: timeToLive, reserve: reserve)
+                return (decision, entry)
+            }
+        }
+
+        @usableFromInline
+        func entry(for key: SingletonKey, in entries: inout [SingletonKey: SingletonEntry]) -> SingletonEntry {
+            if let existing = entries[key] { return existing }
+            let entry = SingletonEntry(key: key, owner: ObjectIdentifier(self))
+            entries[key] = entry
+            return entry
+        }
+
+        /// Publishes a value created for `entry`.
+        @inlinable
+        func publish(_ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64) {
+            storage.withLock { _ in
+                entry.group.publish(stored, parameter: parameter, for: flight, timestamp: timestamp)
+            }
         }
 
         /// Drops one factory's values (every parameter variant).
         @usableFromInline
         func remove(_ key: SingletonKey) {
-            storage.withLock { _ = $0.removeValue(forKey: key) }
+            storage.withLock { entries in entries.removeValue(forKey: key)?.isRemoved = true }
         }
+    }
+}
+
+/// One factory's values in a `Scope.Singleton`; guarded by that singleton's lock (hence no
+/// dynamic exclusivity checks).
+@usableFromInline
+final class SingletonEntry {
+    @usableFromInline let key: SingletonKey
+    @usableFromInline let owner: ObjectIdentifier
+    @usableFromInline @exclusivity(unchecked) var group = SlotGroup()
+    /// Set when the entry leaves its cache (a reset), so shortcuts to it are not trusted.
+    @usableFromInline @exclusivity(unchecked) var isRemoved = false
+
+    @usableFromInline
+    init(key: SingletonKey, owner: ObjectIdentifier) {
+        self.key = key
+        self.owner = owner
     }
 }

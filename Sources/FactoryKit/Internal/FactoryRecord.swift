@@ -1,0 +1,128 @@
+/// What a container stores for one factory: the options modifiers and `register` write, the
+/// values of the scopes the container owns, and a shortcut to the factory's singleton entry.
+///
+/// Records are guarded by their manager's lock and never removed: resets clear their fields. So
+/// a record found once stays valid, which is what lets `RecentRecords` hand it out without a
+/// dictionary lookup.
+///
+/// Its fields opt out of dynamic exclusivity checks: every access happens under the manager's
+/// lock, and the checks cost more than the rest of a cache hit.
+@usableFromInline
+final class FactoryRecord {
+    @usableFromInline let key: FactoryKey
+
+    /// Whether any option was written since the last reset (what `once()` compares against).
+    @usableFromInline @exclusivity(unchecked) var hasOptions = false
+    @usableFromInline @exclusivity(unchecked) var registration: AnyObject?
+    @usableFromInline @exclusivity(unchecked) var contexts: [ContextKey: AnyObject]?
+    @usableFromInline @exclusivity(unchecked) var scope: Scope?
+    @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false
+    @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64?
+    @usableFromInline @exclusivity(unchecked) var decorator: AnyObject?
+    @usableFromInline @exclusivity(unchecked) var once = false
+
+    /// Values of `cached`, `shared` and custom scopes, and which scope instance made them.
+    @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
+    @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier?
+
+    /// The factory's entry in the singleton cache it last used; checked before use.
+    @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry?
+
+    @usableFromInline
+    init(key: FactoryKey) {
+        self.key = key
+    }
+
+    /// Forgets every option (a reset of `.all`).
+    func clearOptions() {
+        restore(options: Options())
+    }
+
+    /// The options, as `push()` saves them.
+    struct Options {
+        var hasOptions = false
+        var registration: AnyObject?
+        var contexts: [ContextKey: AnyObject]?
+        var scope: Scope?
+        var scopeOnParameters = false
+        var timeToLive: UInt64?
+        var decorator: AnyObject?
+        var once = false
+    }
+
+    var options: Options {
+        Options(
+            hasOptions: hasOptions, registration: registration, contexts: contexts, scope: scope,
+            scopeOnParameters: scopeOnParameters, timeToLive: timeToLive, decorator: decorator, once: once)
+    }
+
+    func restore(options: Options) {
+        hasOptions = options.hasOptions
+        registration = options.registration
+        contexts = options.contexts
+        scope = options.scope
+        scopeOnParameters = options.scopeOnParameters
+        timeToLive = options.timeToLive
+        decorator = options.decorator
+        once = options.once
+    }
+
+    /// Looks up this factory's value in the container cache for `scope`, reserving the slot if
+    /// the value must be created. A scope change since the values were made drops them.
+    @inlinable
+    func lookupCache<T>(
+        scope: ObjectIdentifier, parameter: AnyHashable?, as type: T.Type, timeToLive: UInt64?,
+        reserve: () -> InFlight
+    ) -> SlotDecision<T> {
+        if cacheScope != scope {
+            cache.removeAll()
+            cacheScope = scope
+        }
+        return cache.lookup(parameter: parameter, as: type, timeToLive: timeToLive, reserve: reserve)
+    }
+}
+
+/// A small direct-mapped table from a factory key's identity (the address of its name literal and
+/// its types) to its record, so most lookups compare three words instead of hashing.
+///
+/// A miss falls back to the dictionary, which compares names by text.
+@usableFromInline
+struct RecentRecords {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let name: UnsafeRawPointer
+        @usableFromInline let result: ObjectIdentifier
+        @usableFromInline let parameter: ObjectIdentifier
+        @usableFromInline let record: FactoryRecord
+    }
+
+    @usableFromInline static let size = 64
+    @usableFromInline var entries = ContiguousArray<Entry?>(repeating: nil, count: RecentRecords.size)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
+        let mixed = (UInt(bitPattern: name) >> 3) ^ (UInt(bitPattern: result) >> 4)
+        return Int(mixed & UInt(size - 1))
+    }
+
+    @inlinable
+    func record(for key: FactoryKey) -> FactoryRecord? {
+        guard key.name.hasPointerRepresentation else { return nil }
+        let name = UnsafeRawPointer(key.name.utf8Start)
+        guard let entry = entries[RecentRecords.index(name: name, result: key.result)],
+            entry.name == name, entry.result == key.result, entry.parameter == key.parameter
+        else { return nil }
+        return entry.record
+    }
+
+    @usableFromInline
+    mutating func remember(_ record: FactoryRecord, for key: FactoryKey) {
+        guard key.name.hasPointerRepresentation else { return }
+        let name = UnsafeRawPointer(key.name.utf8Start)
+        entries[RecentRecords.index(name: name, result: key.result)] = Entry(
+            name: name, result: key.result, parameter: key.parameter, record: record)
+    }
+}
