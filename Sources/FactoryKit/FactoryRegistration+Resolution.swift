@@ -1,6 +1,6 @@
 /// What one resolution learned from its container, gathered under a single lock acquisition.
 @usableFromInline
-struct ResolutionPlan<T> {
+struct ResolutionPlan {
     @usableFromInline let record: FactoryRecord
     @usableFromInline var registration: AnyObject?
     @usableFromInline var contexts: [ContextKey: AnyObject]?
@@ -11,7 +11,7 @@ struct ResolutionPlan<T> {
     @usableFromInline var containerDecorator: ((Any) -> Void)?
     @usableFromInline var singletonEntry: SingletonEntry?
     /// For scopes the container caches: the hit, or the reservation this resolution holds.
-    @usableFromInline var cached: SlotDecision<T>?
+    @usableFromInline var cached: SlotLookup?
 
     @inlinable
     init(record: FactoryRecord) {
@@ -46,7 +46,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func decorate(_ value: T, plan: ResolutionPlan<T>, instantiated: Bool) {
+    func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
         if let decorator = plan.decorator {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = plan.containerDecorator {
@@ -55,10 +55,10 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func makePlan(_ parameter: P) -> ResolutionPlan<T> {
+    func makePlan(_ parameter: P) -> ResolutionPlan {
         container.manager.withState(of: container) { state in
             let record = state.record(for: key)
-            var plan = ResolutionPlan<T>(record: record)
+            var plan = ResolutionPlan(record: record)
             plan.containerDecorator = state.decorator
             plan.scope = record.scope ?? state.defaultScope
             guard record.hasOptions || plan.scope != nil else { return plan }
@@ -73,8 +73,7 @@ extension FactoryRegistration {
                 let key = self.key
                 let containerType = type(of: container)
                 plan.cached = record.lookupCache(
-                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, as: T.self,
-                    timeToLive: plan.timeToLive,
+                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                     reserve: { Self.reserve(key, in: containerType) })
             case .singleton:
                 plan.singletonEntry = record.singletonEntry
@@ -96,7 +95,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produce(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, Character) {
+    func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
         guard let scope = plan.scope else { return create(plan, parameter) }
         switch scope.kind {
         case .unique:
@@ -112,7 +111,7 @@ extension FactoryRegistration {
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
     @inlinable
-    func create(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, Character) {
+    func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
         let chain = ResolutionChain.current
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
         defer { chain.pop() }
@@ -120,7 +119,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func run(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, Character) {
+    func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
         if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
             return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), "O")
         }
@@ -140,10 +139,10 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceCached(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, Character) {
+    func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, Character) {
         switch plan.cached! {
-        case .hit(let value):
-            return (value, "C")
+        case .hit(let object, let boxed):
+            return (SlotLookup.value(object, boxed: boxed, as: T.self), "C")
         case .wait(let flight):
             return (waitFor(flight, parameter), "C")
         case .create(let flight):
@@ -159,16 +158,16 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceSingleton(_ plan: ResolutionPlan<T>, _ parameter: P, singleton: Scope.Singleton) -> (T, Character) {
+    func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, Character) {
         let key = self.key
         let containerType = type(of: container)
         let (decision, entry) = singleton.lookup(
-            singletonKey, memo: plan.singletonEntry, parameter: plan.cacheParameter, as: T.self,
+            singletonKey, memo: plan.singletonEntry, parameter: plan.cacheParameter,
             timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
         if entry !== plan.singletonEntry { remember(entry, in: plan.record) }
         switch decision {
-        case .hit(let value):
-            return (value, "C")
+        case .hit(let object, let boxed):
+            return (SlotLookup.value(object, boxed: boxed, as: T.self), "C")
         case .wait(let flight):
             return (waitFor(flight, parameter), "C")
         case .create(let flight):
@@ -188,7 +187,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceGraph(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, Character) {
+    func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
         let chain = ResolutionChain.current
         let graphKey = GraphKey(container: ObjectIdentifier(container), factory: key, parameter: plan.cacheParameter)
         if let box = chain.graphValues[graphKey] {

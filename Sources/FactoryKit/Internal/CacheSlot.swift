@@ -21,15 +21,23 @@ enum CacheSlot: @unchecked Sendable {
     }
 }
 
-/// What a resolution does after looking at a slot.
+/// What a resolution does after looking at a slot. Not generic, so plans that carry it are
+/// copied without value witnesses.
 @usableFromInline
-enum SlotDecision<T> {
-    /// The scope had a live value.
-    case hit(T)
+enum SlotLookup {
+    /// The scope had a live value: its `ValueBox`, or (for `shared`) the object itself, held
+    /// strongly from here on.
+    case hit(AnyObject, boxed: Bool)
     /// This resolution reserved the slot and must create the value, then publish it.
     case create(InFlight)
     /// Another resolution is creating the value; wait for it.
     case wait(InFlight)
+
+    /// The value of a hit.
+    @inlinable
+    static func value<T>(_ object: AnyObject, boxed: Bool, as type: T.Type) -> T {
+        boxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
+    }
 }
 
 /// Monotonic nanoseconds, for time-to-live checks; immune to wall-clock changes.
@@ -42,7 +50,7 @@ extension Optional where Wrapped == CacheSlot {
     /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
     /// of whoever owns the slot; `reserve` only allocates the in-flight record.
     @inlinable
-    mutating func lookup<T>(as type: T.Type, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotDecision<T> {
+    mutating func lookup(timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         switch self {
         case .value(let stored, let touched)?:
             if let timeToLive {
@@ -52,9 +60,9 @@ extension Optional where Wrapped == CacheSlot {
             }
             switch stored {
             case .strong(let box):
-                return .hit(unsafeDowncast(box, to: ValueBox<T>.self).value)
+                return .hit(box, boxed: true)
             case .weak(let box):
-                if let object = box.object, let value = object as? T { return .hit(value) }
+                if let object = box.object { return .hit(object, boxed: false) }
             }
         case .pending(let flight)?:
             return .wait(flight)
@@ -89,13 +97,11 @@ struct SlotGroup {
     var isEmpty: Bool { slot == nil && byParameter.isEmpty }
 
     @inlinable
-    mutating func lookup<T>(
-        parameter: AnyHashable?, as type: T.Type, timeToLive: UInt64?, reserve: () -> InFlight
-    ) -> SlotDecision<T> {
+    mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         if let parameter {
-            return byParameter[parameter].lookup(as: type, timeToLive: timeToLive, reserve: reserve)
+            return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
         }
-        return slot.lookup(as: type, timeToLive: timeToLive, reserve: reserve)
+        return slot.lookup(timeToLive: timeToLive, reserve: reserve)
     }
 
     @inlinable

@@ -70,15 +70,14 @@ final class FactoryRecord {
     /// Looks up this factory's value in the container cache for `scope`, reserving the slot if
     /// the value must be created. A scope change since the values were made drops them.
     @inlinable
-    func lookupCache<T>(
-        scope: ObjectIdentifier, parameter: AnyHashable?, as type: T.Type, timeToLive: UInt64?,
-        reserve: () -> InFlight
-    ) -> SlotDecision<T> {
+    func lookupCache(
+        scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight
+    ) -> SlotLookup {
         if cacheScope != scope {
             cache.removeAll()
             cacheScope = scope
         }
-        return cache.lookup(parameter: parameter, as: type, timeToLive: timeToLive, reserve: reserve)
+        return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
     }
 }
 

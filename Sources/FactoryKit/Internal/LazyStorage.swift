@@ -14,6 +14,13 @@ final class LazyStorage<Value>: @unchecked Sendable {
 
     @usableFromInline let state = Locked(State.unresolved)
 
+    @usableFromInline
+    enum Step {
+        case hit(Value)
+        case create(InFlight)
+        case wait(InFlight)
+    }
+
     @inlinable
     init() {}
 
@@ -22,7 +29,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
     func value(label: @autoclosure () -> String, make: () -> Value) -> Value {
         let chain = ResolutionChain.current
         while true {
-            let step = state.withLock { state -> SlotDecision<Value> in
+            let step = state.withLock { state -> Step in
                 switch state {
                 case .resolved(let value):
                     return .hit(value)

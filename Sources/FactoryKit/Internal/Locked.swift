@@ -35,6 +35,9 @@ final class Locked<State>: @unchecked Sendable {
     }
     #else
     @usableFromInline let mutex: Mutex<State>
+    // Copied from the global hooks so a lock reads them without a lazy-global check.
+    @usableFromInline let acquireHook = ThreadSanitizerHooks.acquire
+    @usableFromInline let releaseHook = ThreadSanitizerHooks.release
 
     @usableFromInline
     init(_ initial: sending State) {
@@ -45,8 +48,8 @@ final class Locked<State>: @unchecked Sendable {
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try mutex.withLock { (state: inout sending State) throws -> sending Result in
             let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            if let acquire = ThreadSanitizerHooks.acquire { acquire(token) }
-            defer { if let release = ThreadSanitizerHooks.release { release(token) } }
+            if let acquireHook { acquireHook(token) }
+            defer { if let releaseHook { releaseHook(token) } }
             // The state never leaves the lock; the result is the caller's to share or not.
             nonisolated(unsafe) let result = try body(&state)
             return result

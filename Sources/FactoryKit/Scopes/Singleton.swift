@@ -50,10 +50,10 @@ extension Scope {
         /// `memo` is the entry this factory used last time, which saves the dictionary lookup when
         /// it still belongs to this cache and was not removed since.
         @inlinable
-        func lookup<T>(
-            _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, as type: T.Type,
-            timeToLive: UInt64?, reserve: () -> InFlight
-        ) -> (SlotDecision<T>, SingletonEntry) {
+        func lookup(
+            _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, timeToLive: UInt64?,
+            reserve: () -> InFlight
+        ) -> (SlotLookup, SingletonEntry) {
             storage.withLock { entries in
                 let entry: SingletonEntry
                 if let memo, memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key == key {
@@ -61,7 +61,7 @@ extension Scope {
                 } else {
                     entry = self.entry(for: key, in: &entries)
                 }
-                let decision = entry.group.lookup(parameter: parameter, as: type, timeToLive: timeToLive, reserve: reserve)
+                let decision = entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
                 return (decision, entry)
             }
         }
