@@ -132,31 +132,6 @@ struct ModifierTests {
         #expect(factory() !== factory())
     }
 
-    #if DEBUG
-    @Test func testContextIsActiveInDebugTestRuns() {
-        #expect(FactoryContext.current.isTest)
-        Container.shared.modifierPlain.onTest { MockGreeter("test") }
-        #expect(Container.shared.modifierPlain().text == "test")
-    }
-
-    @Test func debugContextIsActiveInDebugBuilds() {
-        Container.shared.modifierPlain.onDebug { MockGreeter("debug") }
-        #expect(Container.shared.modifierPlain().text == "debug")
-    }
-    #else
-    @Test func testAndDebugContextsVanishInReleaseBuilds() {
-        Container.shared.modifierPlain.onTest { MockGreeter("test") }.onDebug { MockGreeter("debug") }
-            .onPreview { MockGreeter("preview") }
-        #expect(Container.shared.modifierPlain().text == "plain")
-    }
-    #endif
-
-    @Test func deviceContextIsActiveOutsideTheSimulator() {
-        #expect(!FactoryContext.current.isSimulator)
-        Container.shared.modifierPlain.onDevice { MockGreeter("device") }.onSimulator { MockGreeter("simulator") }
-        #expect(Container.shared.modifierPlain().text == "device")
-    }
-
     @Test func factoryContextDescribesTheProcess() {
         let context = FactoryContext.current
         #expect(!context.arguments.isEmpty)
