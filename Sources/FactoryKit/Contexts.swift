@@ -75,23 +75,49 @@ public struct FactoryContext: Sendable {
         #endif
     }
 
-    private static let storage = Locked(FactoryContext())
-
-    /// The process's context. Reading and assigning are each atomic.
+    /// The process's context.
+    ///
+    /// Reads, assignments and in-place changes (`FactoryContext.current.isTest = false`) are each
+    /// atomic, so changing one field never loses a concurrent change to another.
     public static var current: FactoryContext {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { storage.read() }
+        set { storage.modify { $0 = newValue } }
+        _modify {
+            storage.lock.lock()
+            defer { storage.lock.unlock() }
+            yield &storage.value
+        }
     }
 
     /// Activates `.arg(arg)` overrides, recorded under `key` so it can be removed again.
     public static func setArg(_ arg: String, forKey key: String) {
-        storage.withLock { $0.runtimeArguments[key] = arg }
+        storage.modify { $0.runtimeArguments[key] = arg }
     }
 
     /// Removes a run-time argument set with ``setArg(_:forKey:)``.
     public static func removeArg(forKey key: String) {
-        storage.withLock { _ = $0.runtimeArguments.removeValue(forKey: key) }
+        storage.modify { _ = $0.runtimeArguments.removeValue(forKey: key) }
     }
+
+    /// The process-wide context behind a lock that `_modify` can hold across a `yield`.
+    private final class Storage: @unchecked Sendable {
+        let lock = NSLock()
+        var value = FactoryContext()
+
+        func read() -> FactoryContext {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+
+        func modify(_ change: (inout FactoryContext) -> Void) {
+            lock.lock()
+            defer { lock.unlock() }
+            change(&value)
+        }
+    }
+
+    private static let storage = Storage()
 
     static var promiseTriggersErrorByDefault: Bool {
         let context = current
