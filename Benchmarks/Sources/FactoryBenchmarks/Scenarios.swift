@@ -15,6 +15,13 @@ enum HandWired {
     static let shared = SharedService()
 }
 
+/// Reads the hand-written singleton the way a use site does. Not inlined, so the loop cannot hoist
+/// the read out and measure nothing.
+@inline(never)
+func handWiredShared() -> SharedService {
+    HandWired.shared
+}
+
 extension Container {
     var smallService: Factory<SmallService> { self { SmallService() } }
     var sharedService: Factory<SharedService> { self { SharedService() }.singleton }
@@ -50,7 +57,7 @@ let scenarios: [Scenario] = [
         name: "S2 singleton resolve",
         handWritten: { count in
             var sum = 0
-            for _ in 0..<count { sum &+= consume(HandWired.shared) }
+            for _ in 0..<count { sum &+= consume(handWiredShared()) }
             return sum
         },
         factoryKit: { count in
