@@ -140,18 +140,29 @@ extension FactoryRegistration {
 
     @inlinable
     func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, Character) {
-        switch plan.cached! {
+        produce(plan.cached!, plan, parameter, scope: scope) { stored, flight, timestamp in
+            container.manager.state.withLock { _ in
+                plan.record.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+            }
+        }
+    }
+
+    /// Acts on a scope's answer: returns a hit, waits for another thread's creation, or creates
+    /// the value, publishes it with `publish` and hands it to the waiters.
+    @inlinable
+    func produce(
+        _ lookup: SlotLookup, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
+        publish: (StoredValue?, InFlight, UInt64) -> Void
+    ) -> (T, Character) {
+        switch lookup {
         case .hit(let object, let boxed):
             return (SlotLookup.value(object, boxed: boxed, as: T.self), "C")
         case .wait(let flight):
             return (waitFor(flight, parameter), "C")
         case .create(let flight):
             let (value, tag) = create(plan, parameter)
-            let stored = storable(value, in: scope)
             let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
-            container.manager.state.withLock { _ in
-                plan.record.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
-            }
+            publish(storable(value, in: scope), flight, timestamp)
             flight.finish(value)
             return (value, tag)
         }
@@ -165,18 +176,8 @@ extension FactoryRegistration {
             singletonKey, memo: plan.singletonEntry, parameter: plan.cacheParameter,
             timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
         if entry !== plan.singletonEntry { remember(entry, in: plan.record) }
-        switch decision {
-        case .hit(let object, let boxed):
-            return (SlotLookup.value(object, boxed: boxed, as: T.self), "C")
-        case .wait(let flight):
-            return (waitFor(flight, parameter), "C")
-        case .create(let flight):
-            let (value, tag) = create(plan, parameter)
-            let stored = storable(value, in: singleton)
-            let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
+        return produce(decision, plan, parameter, scope: singleton) { stored, flight, timestamp in
             singleton.publish(stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
-            flight.finish(value)
-            return (value, tag)
         }
     }
 
