@@ -7,8 +7,8 @@ enum DependencyCycle {
 
     /// The message for a cycle whose path starts and ends with the same factory.
     static func message(path: [String], acrossThreads: Bool = false) -> String {
-        let where_ = acrossThreads ? " (across threads: each waits for an instance another is creating)" : ""
-        return "Dependency cycle: \(path.joined(separator: " → "))\(where_). \(advice)"
+        let threads = acrossThreads ? " (across threads: each waits for an instance another is creating)" : ""
+        return "Dependency cycle: \(path.joined(separator: " → "))\(threads). \(advice)"
     }
 
     /// Stops the process with the cycle's path; a synchronous factory has no way to return an error.
