@@ -1,69 +1,88 @@
 import FactoryKit
 
-// The object graph, wired twice: by hand and through FactoryKit.
-
-final class SmallService: @unchecked Sendable {
-    let value: Int
-    init(value: Int = 1) { self.value = value }
-}
-
-final class SharedService: @unchecked Sendable {
-    let value = 2
-}
-
-enum HandWired {
-    static let shared = SharedService()
-}
-
-/// Reads the hand-written singleton the way a use site does. Not inlined, so the loop cannot hoist
-/// the read out and measure nothing.
-@inline(never)
-func handWiredShared() -> SharedService {
-    HandWired.shared
-}
-
-extension Container {
-    var smallService: Factory<SmallService> { self { SmallService() } }
-    var sharedService: Factory<SharedService> { self { SharedService() }.singleton }
-}
-
-/// One scenario: a baseline written by hand and the same work through FactoryKit.
+/// One scenario: the same work written by hand and through FactoryKit, each as a loop of `count`
+/// operations.
 struct Scenario: Sendable {
-    let name: String
-    let handWritten: @Sendable (Int) -> Int
-    let factoryKit: @Sendable (Int) -> Int
+    let id: String
+    let title: String
+    let handWritten: @Sendable (Int, Sink) -> Void
+    let factoryKit: @Sendable (Int, Sink) -> Void
 }
 
-@inline(never)
-func consume(_ object: AnyObject) -> Int {
-    Int(bitPattern: ObjectIdentifier(object)) & 1
-}
+let handContainer = HandContainer()
 
+/// The single-threaded scenarios, in the order of the issue that defined them.
 let scenarios: [Scenario] = [
     Scenario(
-        name: "S1 unique resolve",
-        handWritten: { count in
-            var sum = 0
-            for _ in 0..<count { sum &+= consume(SmallService()) }
-            return sum
-        },
-        factoryKit: { count in
-            var sum = 0
-            for _ in 0..<count { sum &+= consume(Container.shared.smallService()) }
-            return sum
-        }
+        id: "S1", title: "unique resolve",
+        handWritten: { count, sink in for _ in 0..<count { sink.keep(SmallService()) } },
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.smallService()) } }
     ),
     Scenario(
-        name: "S2 singleton resolve",
-        handWritten: { count in
-            var sum = 0
-            for _ in 0..<count { sum &+= consume(handWiredShared()) }
-            return sum
+        id: "S2", title: "singleton resolve (hit)",
+        handWritten: { count, sink in for _ in 0..<count { sink.keep(handWiredShared()) } },
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.sharedService()) } }
+    ),
+    Scenario(
+        id: "S3", title: "graph of 10, mixed scopes",
+        handWritten: { count, sink in for _ in 0..<count { sink.keep(handContainer.graphRoot()) } },
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.graphRoot()) } }
+    ),
+    Scenario(
+        id: "S4", title: "parameter factory",
+        handWritten: { count, sink in for index in 0..<count { sink.keep(ParameterService(id: index)) } },
+        factoryKit: { count, sink in for index in 0..<count { sink.keep(Container.shared.parameterService(index)) } }
+    ),
+    Scenario(
+        id: "S6", title: "override + decorator",
+        handWritten: { count, sink in
+            for _ in 0..<count {
+                let greeting: any Greeting = MockGreeting()
+                decorate(greeting)
+                sink.keep(greeting)
+            }
         },
-        factoryKit: { count in
-            var sum = 0
-            for _ in 0..<count { sum &+= consume(Container.shared.sharedService()) }
-            return sum
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.greeting()) } }
+    ),
+    Scenario(
+        id: "S7", title: "@Injected construction",
+        handWritten: { count, sink in for _ in 0..<count { sink.keep(HandInjectedHolder()) } },
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(InjectedHolder()) } }
+    ),
+    Scenario(
+        id: "S9", title: "new container + 10 overrides",
+        handWritten: { count, sink in
+            for _ in 0..<count {
+                let container = HandOverrides()
+                for index in 0..<10 { container.overrides[index] = { SmallService(value: -1) } }
+                sink.keep(container)
+            }
+        },
+        factoryKit: { count, sink in
+            for _ in 0..<count {
+                let container = Container()
+                container.override0.register { SmallService(value: -1) }
+                container.override1.register { SmallService(value: -1) }
+                container.override2.register { SmallService(value: -1) }
+                container.override3.register { SmallService(value: -1) }
+                container.override4.register { SmallService(value: -1) }
+                container.override5.register { SmallService(value: -1) }
+                container.override6.register { SmallService(value: -1) }
+                container.override7.register { SmallService(value: -1) }
+                container.override8.register { SmallService(value: -1) }
+                container.override9.register { SmallService(value: -1) }
+                sink.keep(container)
+            }
         }
     ),
 ]
+
+/// What S6 needs registered before it runs: an override (the decorator is in the definition).
+func prepareScenarios() {
+    Container.shared.greeting.register { MockGreeting() }
+}
+
+/// The hand-written counterpart of `InjectedHolder`.
+final class HandInjectedHolder: @unchecked Sendable {
+    let service = SmallService()
+}

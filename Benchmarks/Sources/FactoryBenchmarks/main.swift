@@ -1,41 +1,150 @@
 import Foundation
 
-// Usage:
-//   FactoryBenchmarks                      wall-clock table
-//   FactoryBenchmarks run NAME SIDE COUNT  runs one side of one scenario COUNT times (for callgrind)
+// FactoryKit against hand-written wiring, in one run.
+//
+//   swift run -c release --package-path Benchmarks                    wall-clock table
+//   ... FactoryBenchmarks --json                                       the same, as JSON
+//   ... FactoryBenchmarks --instructions [--check limits.json] [--json]
+//                                                                      instructions per operation
+//   ... FactoryBenchmarks run ID hand|kit COUNT                        one side of one scenario
 
-let arguments = CommandLine.arguments
-if arguments.count == 5, arguments[1] == "run" {
-    guard let scenario = scenarios.first(where: { $0.name.hasPrefix(arguments[2] + " ") }),
-        let count = Int(arguments[4])
-    else {
-        FileHandle.standardError.write(Data("unknown scenario or count\n".utf8))
-        exit(2)
+let arguments = Array(CommandLine.arguments.dropFirst())
+prepareScenarios()
+
+func scenario(_ id: String) -> Scenario? {
+    scenarios.first { $0.id == id }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("FactoryBenchmarks: \(message)\n".utf8))
+    exit(2)
+}
+
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try! encoder.encode(value), as: UTF8.self))
+}
+
+if arguments.first == "run" {
+    guard arguments.count == 4, let scenario = scenario(arguments[1]), let count = Int(arguments[3]) else {
+        fail("usage: run ID hand|kit COUNT")
     }
-    let body = arguments[3] == "hand" ? scenario.handWritten : scenario.factoryKit
-    _ = body(1)
-    exit(Int32(body(count) & 1) == 2 ? 1 : 0)
+    let body = arguments[2] == "hand" ? scenario.handWritten : scenario.factoryKit
+    let sink = Sink()
+    body(100, sink)  // warm caches and lazy globals, the same in both runs callgrind compares
+    body(count, sink)
+    exit(0)
 }
 
-let clock = ContinuousClock()
-func nanoseconds(_ body: (Int) -> Int, count: Int) -> Double {
-    _ = body(count / 10)
-    let elapsed = clock.measure { _ = body(count) }
-    let (seconds, attoseconds) = elapsed.components
-    return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(count)
+let json = arguments.contains("--json")
+
+if arguments.contains("--instructions") {
+    struct Row: Codable {
+        let id: String
+        let title: String
+        let hand: InstructionCount
+        let factoryKit: InstructionCount
+        let ratio: Double
+    }
+    let count = 2_000
+    var rows: [Row] = []
+    do {
+        for scenario in scenarios {
+            let hand = try InstructionCounts.measure(scenario, side: "hand", count: count)
+            let kit = try InstructionCounts.measure(scenario, side: "kit", count: count)
+            rows.append(
+                Row(
+                    id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit,
+                    ratio: Double(kit.instructions) / Double(max(hand.instructions, 1))))
+        }
+    } catch {
+        fail("\(error)")
+    }
+    if json {
+        printJSON(rows)
+    } else {
+        print("Instructions per operation (callgrind), FactoryKit against hand-written code")
+        print("id  scenario                        hand   FactoryKit   ratio   allocations (hand / kit)")
+        for row in rows {
+            print(
+                row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
+                    + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
+                    + String(format: "%6d   %10d   %5.2fx   %.1f / %.1f",
+                        row.hand.instructions, row.factoryKit.instructions, row.ratio,
+                        row.hand.allocations, row.factoryKit.allocations))
+        }
+    }
+    if let index = arguments.firstIndex(of: "--check"), index + 1 < arguments.count {
+        let path = arguments[index + 1]
+        guard let data = FileManager.default.contents(atPath: path),
+            let limits = try? JSONDecoder().decode(Limits.self, from: data)
+        else { fail("cannot read limits from \(path)") }
+        let failures = limits.check(rows.map { ($0.id, $0.ratio) })
+        if failures.isEmpty {
+            print("All scenarios within \(path).")
+        } else {
+            for failure in failures { print("LIMIT EXCEEDED: \(failure)") }
+            exit(1)
+        }
+    }
+    exit(0)
 }
 
-print("scenario                  hand ns/op   FactoryKit ns/op   ratio")
+// Wall clock.
+struct WallRow: Codable {
+    let id: String
+    let title: String
+    let hand: Measurement
+    let factoryKit: Measurement
+    let ratio: Double
+}
+struct ScalingRow: Codable {
+    let id: String
+    let title: String
+    let handScaling: Double
+    let factoryKitScaling: Double
+    let relative: Double
+}
+
+let count = 200_000
+let runs = 7
+var rows: [WallRow] = []
 for scenario in scenarios {
-    var hand: [Double] = []
-    var kit: [Double] = []
-    for _ in 0..<5 {
-        hand.append(nanoseconds(scenario.handWritten, count: 1_000_000))
-        kit.append(nanoseconds(scenario.factoryKit, count: 1_000_000))
+    let hand = WallClock.measure(scenario.handWritten, count: count, runs: runs)
+    let kit = WallClock.measure(scenario.factoryKit, count: count, runs: runs)
+    rows.append(WallRow(id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit, ratio: kit.median / hand.median))
+}
+var scaling: [ScalingRow] = []
+for (suffix, base) in [("unique", scenario("S1")!), ("singleton", scenario("S2")!)] {
+    let hand = WallClock.scaling(count: count, runs: 5, base.handWritten)
+    let kit = WallClock.scaling(count: count, runs: 5, base.factoryKit)
+    scaling.append(
+        ScalingRow(id: "S5", title: "2 threads, \(suffix)", handScaling: hand, factoryKitScaling: kit, relative: kit / hand))
+}
+
+if json {
+    struct Report: Codable {
+        let singleThreaded: [WallRow]
+        let twoThreads: [ScalingRow]
     }
-    let h = hand.sorted()[2]
-    let k = kit.sorted()[2]
-    print(
-        scenario.name.padding(toLength: 26, withPad: " ", startingAt: 0)
-            + String(format: "%10.1f   %16.1f   %5.1fx", h, k, k / h))
+    printJSON(Report(singleThreaded: rows, twoThreads: scaling))
+} else {
+    print("Wall clock, ns per operation: median of \(runs) runs (spread = (max - min) / median)")
+    print("id  scenario                          hand   spread   FactoryKit   spread    ratio")
+    for row in rows {
+        print(
+            row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
+                + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%8.1f   %5.1f%%   %10.1f   %5.1f%%   %5.2fx",
+                    row.hand.median, row.hand.spread, row.factoryKit.median, row.factoryKit.spread, row.ratio))
+    }
+    print("\nTwo threads against one (throughput; 2.00 = perfect scaling)")
+    print("id  scenario                          hand   FactoryKit   FactoryKit / hand")
+    for row in scaling {
+        print(
+            row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
+                + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%8.2f   %10.2f   %6.0f%%", row.handScaling, row.factoryKitScaling, row.relative * 100))
+    }
 }
