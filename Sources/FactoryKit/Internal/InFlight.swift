@@ -44,13 +44,24 @@ final class InFlight: @unchecked Sendable {
         WaitGraph.enter(chain, waitingFor: self)
         defer { WaitGraph.leave(chain) }
         let threshold = Diagnostics.settings.withLock { $0.slowWaitThreshold }
-        condition.lock()
-        defer { condition.unlock() }
         var warned = false
-        while !finished {
+        while true {
+            condition.lock()
+            if finished {
+                let result = value!
+                condition.unlock()
+                return result
+            }
+            var timedOut = false
             if warned || threshold <= 0 {
                 condition.wait()
-            } else if !condition.wait(until: Date(timeIntervalSinceNow: threshold)) && !finished {
+            } else {
+                timedOut = !condition.wait(until: Date(timeIntervalSinceNow: threshold))
+            }
+            let done = finished
+            condition.unlock()
+            if timedOut && !done {
+                // Logged with no lock held: the logger is user code and may use FactoryKit.
                 warned = true
                 Diagnostics.log(
                     "FactoryKit: still waiting after \(threshold) s for \(label), which another thread is creating. "
@@ -58,7 +69,6 @@ final class InFlight: @unchecked Sendable {
                 )
             }
         }
-        return value!
     }
 }
 
