@@ -69,9 +69,9 @@ public struct FactoryContext: Sendable {
             || name.contains("swiftpm-testing-helper")
         isSimulator = environment["SIMULATOR_UDID"] != nil
         #if DEBUG
-        isDebug = true
+            isDebug = true
         #else
-        isDebug = false
+            isDebug = false
         #endif
     }
 
@@ -157,11 +157,11 @@ enum ContextKey: Hashable, Sendable {
         case .simulator: return [.simulator]
         case .device: return [.device]
         #if DEBUG
-        case .preview: return [.preview]
-        case .test: return [.test]
-        case .debug: return [.debug]
+            case .preview: return [.preview]
+            case .test: return [.test]
+            case .debug: return [.debug]
         #else
-        case .preview, .test, .debug: return []
+            case .preview, .test, .debug: return []
         #endif
         }
     }

@@ -29,7 +29,9 @@ public struct LazyInjected<T> {
 
     /// The dependency, resolved on first read; assigning replaces it.
     public var wrappedValue: T {
-        get { storage.value(label: "@LazyInjected \(reference.factory.registration.description)") { reference.factory() } }
+        get {
+            storage.value(label: "@LazyInjected \(reference.factory.registration.description)") { reference.factory() }
+        }
         mutating set { storage.set(.resolved(newValue)) }
     }
 

@@ -25,7 +25,8 @@ extension ManagedContainer {
         _ keyPath: KeyPath<Self, ParameterFactory<P, T>>, factory: @escaping (Self, P) -> T
     ) -> ParameterFactory<P, T> {
         let target = self[keyPath: keyPath]
-        target.registration.register(ClosureBox<P, T> { container, parameter in factory(container as! Self, parameter) })
+        target.registration.register(
+            ClosureBox<P, T> { container, parameter in factory(container as! Self, parameter) })
         return target
     }
 }

@@ -92,9 +92,10 @@ struct ActorTests {
         #expect(await parameter.resolveOnMainActor(5) == 10)
     }
 
-    @Test(.container { @MainActor container in
-        container.actorViewModel { ActorViewModel(service: MockGreeter("trait mock")) }
-    })
+    @Test(
+        .container { @MainActor container in
+            container.actorViewModel { ActorViewModel(service: MockGreeter("trait mock")) }
+        })
     @MainActor
     func mainActorFactoryRegisteredFromATrait() {
         #expect(Container.shared.actorViewModel().service.text == "trait mock")

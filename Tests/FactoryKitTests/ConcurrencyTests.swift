@@ -47,8 +47,9 @@ struct ConcurrencyTests {
     @Test func scopeOnParametersCreatesOncePerParameter() {
         let counter = Counter()
         let container = Container()
-        let factory = ParameterFactory<Int, Counted>(container, key: "concurrencyParameter") { _ in slowCounted(counter) }
-            .cached.scopeOnParameters
+        let factory = ParameterFactory<Int, Counted>(container, key: "concurrencyParameter") { _ in slowCounted(counter)
+        }
+        .cached.scopeOnParameters
         let seen = LogRecorder()
         runConcurrently(8) { index in
             let value = factory(index % 2)
@@ -61,7 +62,8 @@ struct ConcurrencyTests {
     @Test func expiredTimeToLiveIsRecreatedOnce() {
         let counter = Counter()
         let container = Container()
-        let factory = Factory<Counted>(container, key: "concurrencyTimed") { slowCounted(counter) }.cached.timeToLive(0.05)
+        let factory = Factory<Counted>(container, key: "concurrencyTimed") { slowCounted(counter) }.cached.timeToLive(
+            0.05)
         _ = factory()
         Thread.sleep(forTimeInterval: 0.1)
         runConcurrently(8) { _ in _ = factory() }
@@ -144,12 +146,15 @@ struct ConcurrencyTests {
             for round in 0..<400 {
                 let cached = Factory<Counted>(container, key: "stressCached") { Counted(counter) }.cached
                 let unique = Factory<Counted>(container, key: "stressUnique") { Counted(counter) }
-                let parameter = ParameterFactory<Int, Int>(container, key: "stressParameter") { $0 * 2 }.cached.scopeOnParameters
+                let parameter = ParameterFactory<Int, Int>(container, key: "stressParameter") { $0 * 2 }.cached
+                    .scopeOnParameters
                 switch (index + round) % 8 {
                 case 0: cached.register { Counted(counter) }
                 case 1: container.manager.reset(options: .scope)
                 case 2: cached.reset()
-                case 3: container.manager.push(); container.manager.pop()
+                case 3:
+                    container.manager.push()
+                    container.manager.pop()
                 case 4: _ = parameter(round % 5)
                 case 5: unique.onArg("stress-\(round)") { Counted(counter) }
                 default: break
@@ -169,7 +174,8 @@ struct ConcurrencyTests {
             await withTaskGroup(of: ObjectIdentifier.self) { group in
                 for _ in 0..<32 {
                     group.addTask {
-                        let factory = Factory<Counted>(Container(), key: "stressSingleton") { Counted(counter) }.singleton
+                        let factory = Factory<Counted>(Container(), key: "stressSingleton") { Counted(counter) }
+                            .singleton
                         return ObjectIdentifier(factory())
                     }
                 }

@@ -25,10 +25,16 @@ extension Container {
 struct ContextSelectionTests {
     /// Runs `body` with the context's flags or launch arguments changed, restoring them
     /// afterwards. Run-time arguments are left alone: other suites set their own in parallel.
-    private func with(_ change: (inout FactoryContext) -> Void, _ body: () -> Void) {
+    private func with(
+        arguments: [String]? = nil, preview: Bool? = nil, test: Bool? = nil, simulator: Bool? = nil,
+        _ body: () -> Void
+    ) {
         let saved = FactoryContext.current
         var changed = saved
-        change(&changed)
+        if let arguments { changed.arguments = arguments }
+        if let preview { changed.isPreview = preview }
+        if let test { changed.isTest = test }
+        if let simulator { changed.isSimulator = simulator }
         apply(from: changed)
         body()
         apply(from: saved)
@@ -42,57 +48,57 @@ struct ContextSelectionTests {
     }
 
     #if DEBUG
-    @Test func contextsApplyInTheDocumentedOrder() {
-        Container.shared.contextAll.register { "registered" }
-        FactoryContext.setArg("context-selection-arg", forKey: "context-selection")
-        #expect(Container.shared.contextAll() == "arg")
-        FactoryContext.removeArg(forKey: "context-selection")
-        with({ $0.isPreview = true }) {
-            #expect(Container.shared.contextAll() == "preview")
+        @Test func contextsApplyInTheDocumentedOrder() {
+            Container.shared.contextAll.register { "registered" }
+            FactoryContext.setArg("context-selection-arg", forKey: "context-selection")
+            #expect(Container.shared.contextAll() == "arg")
+            FactoryContext.removeArg(forKey: "context-selection")
+            with(preview: true) {
+                #expect(Container.shared.contextAll() == "preview")
+            }
+            #expect(Container.shared.contextAll() == "test")
+            with(test: false, simulator: true) {
+                #expect(Container.shared.contextAll() == "simulator")
+            }
+            with(test: false) {
+                #expect(Container.shared.contextAll() == "device")
+            }
+            with(test: false) {
+                #expect(Container.shared.contextDebugOnly() == "debug")
+                Container.shared.contextDebugOnly.register { "registered" }
+                #expect(Container.shared.contextDebugOnly() == "debug")
+            }
         }
-        #expect(Container.shared.contextAll() == "test")
-        with({ $0.isTest = false; $0.isSimulator = true }) {
-            #expect(Container.shared.contextAll() == "simulator")
-        }
-        with({ $0.isTest = false }) {
-            #expect(Container.shared.contextAll() == "device")
-        }
-        with({ $0.isTest = false }) {
-            #expect(Container.shared.contextDebugOnly() == "debug")
-            Container.shared.contextDebugOnly.register { "registered" }
-            #expect(Container.shared.contextDebugOnly() == "debug")
-        }
-    }
 
-    @Test func testContextIsActiveInDebugTestRuns() {
-        #expect(FactoryContext.current.isTest)
-        Container.shared.contextPlain.onTest { "test" }
-        #expect(Container.shared.contextPlain() == "test")
-    }
-    #else
-    @Test func previewTestAndDebugOverridesVanishInReleaseBuilds() {
-        with({ $0.isPreview = true }) {
-            Container.shared.contextPlain.onPreview { "preview" }.onTest { "test" }.onDebug { "debug" }
-            #expect(Container.shared.contextPlain() == "original")
+        @Test func testContextIsActiveInDebugTestRuns() {
+            #expect(FactoryContext.current.isTest)
+            Container.shared.contextPlain.onTest { "test" }
+            #expect(Container.shared.contextPlain() == "test")
         }
-    }
+    #else
+        @Test func previewTestAndDebugOverridesVanishInReleaseBuilds() {
+            with(preview: true) {
+                Container.shared.contextPlain.onPreview { "preview" }.onTest { "test" }.onDebug { "debug" }
+                #expect(Container.shared.contextPlain() == "original")
+            }
+        }
     #endif
 
     @Test func simulatorAndDeviceOverrides() {
         Container.shared.contextPlain.onSimulator { "simulator" }.onDevice { "device" }
-        with({ $0.isSimulator = false }) {
+        with(simulator: false) {
             #expect(Container.shared.contextPlain() == "device")
         }
-        with({ $0.isSimulator = true }) {
+        with(simulator: true) {
             #expect(Container.shared.contextPlain() == "simulator")
         }
     }
 
     @Test func launchArgumentsWinInCommandLineOrder() {
-        with({ $0.arguments = ["tool", "context-b", "context-a"] }) {
+        with(arguments: ["tool", "context-b", "context-a"]) {
             #expect(Container.shared.contextArguments() == "b")
         }
-        with({ $0.arguments = ["tool", "context-a", "context-b"] }) {
+        with(arguments: ["tool", "context-a", "context-b"]) {
             #expect(Container.shared.contextArguments() == "a")
         }
     }
@@ -112,10 +118,10 @@ struct ContextSelectionTests {
     @Test func contextOverridesOfAParameterFactory() {
         let factory = ParameterFactory<Int, String>(Container.shared, key: "contextParameter") { "original \($0)" }
             .context(.arg("context-parameter"), .device) { "override \($0)" }
-        with({ $0.isSimulator = false }) {
+        with(simulator: false) {
             #expect(factory(4) == "override 4")
         }
-        with({ $0.isSimulator = true }) {
+        with(simulator: true) {
             #expect(factory(5) == "original 5")
         }
     }

@@ -137,9 +137,9 @@ struct ModifierTests {
         #expect(!context.arguments.isEmpty)
         #expect(!context.isPreview)
         #if DEBUG
-        #expect(context.isDebug)
+            #expect(context.isDebug)
         #else
-        #expect(!context.isDebug)
+            #expect(!context.isDebug)
         #endif
     }
 }

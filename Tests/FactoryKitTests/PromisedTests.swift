@@ -32,9 +32,9 @@ struct PromisedTests {
 
     @Test func promiseErrorsDefaultToDebugBuilds() {
         #if DEBUG
-        #expect(Container().manager.promiseTriggersError)
+            #expect(Container().manager.promiseTriggersError)
         #else
-        #expect(!Container().manager.promiseTriggersError)
+            #expect(!Container().manager.promiseTriggersError)
         #endif
     }
 
@@ -45,7 +45,9 @@ struct PromisedTests {
             _ = container.accountLoader()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("Container.accountLoader<Optional<AccountLoading>> was promised but never registered"), "\(message)")
+        #expect(
+            message.contains("Container.accountLoader<Optional<AccountLoading>> was promised but never registered"),
+            "\(message)")
         #expect(message.contains("FactoryKitTests/PromisedTests.swift:14"), "\(message)")
     }
 }

@@ -76,9 +76,12 @@ struct ResolutionTests {
 
     @Test func registeredClosureCanUseTheContainerWithoutCapturingIt() {
         let container = Container()
-        container.register(\.resolutionGreeter) { container in MockGreeter("from \(container.resolutionNamed("x").text)") }
+        container.register(\.resolutionGreeter) { container in
+            MockGreeter("from \(container.resolutionNamed("x").text)")
+        }
         #expect(container.resolutionGreeter().text == "from x")
-        container.register(\.resolutionNamed) { container, name in MockGreeter("\(name)+\(container.resolutionKeyed())") }
+        container.register(\.resolutionNamed) { container, name in MockGreeter("\(name)+\(container.resolutionKeyed())")
+        }
         #expect(container.resolutionNamed("n").text == "n+keyed")
     }
 

@@ -23,7 +23,9 @@ extension Container {
     var scopeSharedOptional: Factory<Counted?> { self { Counted(scopeCounter) }.shared }
     var scopeTimed: Factory<Counted> { self { Counted(scopeCounter) }.cached.timeToLive(0.2) }
     var scopeSlidingTimed: Factory<Counted> { self { Counted(scopeCounter) }.cached.timeToLive(0.5) }
-    var scopePerParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached.scopeOnParameters }
+    var scopePerParameter: ParameterFactory<Int, Counted> {
+        self { _ in Counted(scopeCounter) }.cached.scopeOnParameters
+    }
     var scopeFirstParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached }
     var scopeGraphLeaf: Factory<Counted> { self { Counted(scopeCounter) }.graph }
     var scopeGraphPair: Factory<(Counted, Counted)> { self { (self.scopeGraphLeaf(), self.scopeGraphLeaf()) } }
@@ -148,7 +150,10 @@ struct ScopeTests {
     @Test func nilIsNeverCached() {
         let counter = Counter()
         let container = Container()
-        let factory = Factory<Counted?>(container, key: "scopeNil") { _ = counter.next(); return nil }.cached
+        let factory = Factory<Counted?>(container, key: "scopeNil") {
+            _ = counter.next()
+            return nil
+        }.cached
         #expect(factory() == nil)
         #expect(factory() == nil)
         #expect(counter.count == 2)

@@ -154,9 +154,9 @@ struct SeedSnippetTests {
             StubAnalyticsEngine()
         }
         #if DEBUG
-        #expect(Container.shared.analytics() is StubAnalyticsEngine)
+            #expect(Container.shared.analytics() is StubAnalyticsEngine)
         #else
-        #expect(Container.shared.analytics() is LiveAnalyticsEngine)
+            #expect(Container.shared.analytics() is LiveAnalyticsEngine)
         #endif
     }
 

@@ -55,7 +55,10 @@ struct TraceTests {
         defer { FactoryContext.removeArg(forKey: "trace-override") }
         var leaf: TraceLeaf?
         let lines = traced { leaf = container.traceLeaf() }
-        #expect(lines == ["0: TraceContainer.traceLeaf<TraceLeaf> = O:\(Int(bitPattern: ObjectIdentifier(leaf!))) TraceLeaf"])
+        #expect(
+            lines == [
+                "0: TraceContainer.traceLeaf<TraceLeaf> = O:\(Int(bitPattern: ObjectIdentifier(leaf!))) TraceLeaf"
+            ])
     }
 
     @Test func traceNamesTheDeclaredTypeAndTheRuntimeType() {

@@ -27,7 +27,8 @@ enum InstructionCounts {
 
     static func callgrind(_ id: String, side: String, count: Int) throws -> Totals {
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("factorykit-callgrind-\(ProcessInfo.processInfo.processIdentifier)-\(id)-\(side)-\(count)")
+            .appendingPathComponent(
+                "factorykit-callgrind-\(ProcessInfo.processInfo.processIdentifier)-\(id)-\(side)-\(count)")
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -44,7 +45,8 @@ enum InstructionCounts {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw BenchmarkError("valgrind failed for \(id) \(side) (status \(process.terminationStatus)); is valgrind installed?")
+            throw BenchmarkError(
+                "valgrind failed for \(id) \(side) (status \(process.terminationStatus)); is valgrind installed?")
         }
         return try parse(String(contentsOf: output, encoding: .utf8))
     }
@@ -82,9 +84,9 @@ enum InstructionCounts {
 
     static var executablePath: String {
         #if os(Linux)
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return resolved
-        }
+            if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return resolved
+            }
         #endif
         return CommandLine.arguments[0]
     }

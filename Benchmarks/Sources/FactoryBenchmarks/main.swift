@@ -70,7 +70,8 @@ if arguments.contains("--instructions") {
             print(
                 row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
                     + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
-                    + String(format: "%6d   %10d   %5.2fx   %.1f / %.1f",
+                    + String(
+                        format: "%6d   %10d   %5.2fx   %.1f / %.1f",
                         row.hand.instructions, row.factoryKit.instructions, row.ratio,
                         row.hand.allocations, row.factoryKit.allocations))
         }
@@ -113,14 +114,16 @@ var rows: [WallRow] = []
 for scenario in scenarios {
     let hand = WallClock.measure(scenario.handWritten, count: count, runs: runs)
     let kit = WallClock.measure(scenario.factoryKit, count: count, runs: runs)
-    rows.append(WallRow(id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit, ratio: kit.median / hand.median))
+    rows.append(
+        WallRow(id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit, ratio: kit.median / hand.median))
 }
 var scaling: [ScalingRow] = []
 for (suffix, base) in [("unique", scenario("S1")!), ("singleton", scenario("S2")!)] {
     let hand = WallClock.scaling(count: count, runs: 5, base.handWritten)
     let kit = WallClock.scaling(count: count, runs: 5, base.factoryKit)
     scaling.append(
-        ScalingRow(id: "S5", title: "2 threads, \(suffix)", handScaling: hand, factoryKitScaling: kit, relative: kit / hand))
+        ScalingRow(
+            id: "S5", title: "2 threads, \(suffix)", handScaling: hand, factoryKitScaling: kit, relative: kit / hand))
 }
 
 if json {
@@ -136,7 +139,8 @@ if json {
         print(
             row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
                 + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + String(format: "%8.1f   %5.1f%%   %10.1f   %5.1f%%   %5.2fx",
+                + String(
+                    format: "%8.1f   %5.1f%%   %10.1f   %5.1f%%   %5.2fx",
                     row.hand.median, row.hand.spread, row.factoryKit.median, row.factoryKit.spread, row.ratio))
     }
     print("\nTwo threads against one (throughput; 2.00 = perfect scaling)")
@@ -145,6 +149,7 @@ if json {
         print(
             row.id.padding(toLength: 4, withPad: " ", startingAt: 0)
                 + row.title.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + String(format: "%8.2f   %10.2f   %6.0f%%", row.handScaling, row.factoryKitScaling, row.relative * 100))
+                + String(format: "%8.2f   %10.2f   %6.0f%%", row.handScaling, row.factoryKitScaling, row.relative * 100)
+        )
     }
 }

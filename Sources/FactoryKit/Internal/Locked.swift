@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import os
+    import os
 #else
-import Synchronization
+    import Synchronization
 #endif
 
 /// State guarded by the cheapest non-recursive lock the platform offers.
@@ -11,49 +11,49 @@ import Synchronization
 @usableFromInline
 final class Locked<State>: @unchecked Sendable {
     #if canImport(Darwin)
-    // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
-    @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
-    @usableFromInline @exclusivity(unchecked) var state: State
+        // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
+        @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
+        @usableFromInline @exclusivity(unchecked) var state: State
 
-    @usableFromInline
-    init(_ initial: State) {
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: os_unfair_lock())
-        state = initial
-    }
-
-    deinit {
-        lock.deinitialize(count: 1)
-        lock.deallocate()
-    }
-
-    @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        os_unfair_lock_lock(lock)
-        defer { os_unfair_lock_unlock(lock) }
-        return try body(&state)
-    }
-    #else
-    @usableFromInline let mutex: Mutex<State>
-    // Copied from the global hooks so a lock reads them without a lazy-global check.
-    @usableFromInline let acquireHook = ThreadSanitizerHooks.acquire
-    @usableFromInline let releaseHook = ThreadSanitizerHooks.release
-
-    @usableFromInline
-    init(_ initial: sending State) {
-        mutex = Mutex(initial)
-    }
-
-    @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try mutex.withLock { (state: inout sending State) throws -> sending Result in
-            let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            if let acquireHook { acquireHook(token) }
-            defer { if let releaseHook { releaseHook(token) } }
-            // The state never leaves the lock; the result is the caller's to share or not.
-            nonisolated(unsafe) let result = try body(&state)
-            return result
+        @usableFromInline
+        init(_ initial: State) {
+            lock = .allocate(capacity: 1)
+            lock.initialize(to: os_unfair_lock())
+            state = initial
         }
-    }
+
+        deinit {
+            lock.deinitialize(count: 1)
+            lock.deallocate()
+        }
+
+        @inlinable
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            return try body(&state)
+        }
+    #else
+        @usableFromInline let mutex: Mutex<State>
+        // Copied from the global hooks so a lock reads them without a lazy-global check.
+        @usableFromInline let acquireHook = ThreadSanitizerHooks.acquire
+        @usableFromInline let releaseHook = ThreadSanitizerHooks.release
+
+        @usableFromInline
+        init(_ initial: sending State) {
+            mutex = Mutex(initial)
+        }
+
+        @inlinable
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            try mutex.withLock { (state: inout sending State) throws -> sending Result in
+                let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+                if let acquireHook { acquireHook(token) }
+                defer { if let releaseHook { releaseHook(token) } }
+                // The state never leaves the lock; the result is the caller's to share or not.
+                nonisolated(unsafe) let result = try body(&state)
+                return result
+            }
+        }
     #endif
 }

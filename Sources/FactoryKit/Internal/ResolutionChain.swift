@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One step of a resolution in progress: a factory whose closure is running, or whose in-flight
@@ -183,14 +183,14 @@ struct GraphKey: Hashable {
 let threadKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-    let status = pthread_key_create(&key) { pointer in
-        Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
-    }
+        let status = pthread_key_create(&key) { pointer in
+            Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
+        }
     #else
-    let status = pthread_key_create(&key) { pointer in
-        guard let pointer else { return }
-        Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
-    }
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
+        }
     #endif
     precondition(status == 0, "FactoryKit: could not create its thread-local key (error \(status))")
     return key

@@ -76,7 +76,10 @@ extension Scope {
 
         /// Publishes a value created for `entry`.
         @inlinable
-        func publish(_ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64) {
+        func publish(
+            _ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: InFlight,
+            timestamp: UInt64
+        ) {
             storage.withLock { _ in
                 entry.group.publish(stored, parameter: parameter, for: flight, timestamp: timestamp)
             }
