@@ -34,25 +34,30 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
     private let shared: TaskLocal<C>
     private let makeContainer: @Sendable () -> C
     private let transforms: [Transform]
+    private let singletonPolicy: SingletonIsolation
 
     /// Creates a trait that binds `shared` to a new `container()` for each test.
     public init(shared: TaskLocal<C>, container: @autoclosure @escaping @Sendable () -> C) {
-        self.init(shared: shared, makeContainer: container, transforms: [])
+        self.init(shared: shared, makeContainer: container, transforms: [], singletons: .cloned)
     }
 
-    private init(shared: TaskLocal<C>, makeContainer: @escaping @Sendable () -> C, transforms: [Transform]) {
+    private init(
+        shared: TaskLocal<C>, makeContainer: @escaping @Sendable () -> C, transforms: [Transform],
+        singletons: SingletonIsolation
+    ) {
         self.shared = shared
         self.makeContainer = makeContainer
         self.transforms = transforms
+        self.singletonPolicy = singletons
     }
 
-    /// Runs the test with a fresh container bound to `shared` and a private copy of the singleton
-    /// cache, after applying this trait's configuration to the container.
+    /// Runs the test with a fresh container bound to `shared` and a singleton cache of its own,
+    /// after applying this trait's configuration to the container.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let container = makeContainer()
-        try await Scope.$singleton.withValue(Scope.singleton.clone()) {
+        try await Scope.$singleton.withValue(singletonPolicy.makeSingletons()) {
             try await shared.withValue(container) {
                 for transform in transforms { await transform(container) }
                 try await function()
@@ -66,7 +71,40 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
     /// To register a factory isolated to the main actor, make the closure main-actor isolated:
     /// `.container { @MainActor in $0.model { MockModel() } }`.
     public func callAsFunction(transform: @escaping Transform) -> Self {
-        ContainerTrait(shared: shared, makeContainer: makeContainer, transforms: transforms + [transform])
+        ContainerTrait(
+            shared: shared, makeContainer: makeContainer, transforms: transforms + [transform],
+            singletons: singletonPolicy)
+    }
+
+    /// The same trait, with each test's singletons chosen by `policy`:
+    /// `@Suite(.container.singletons(.empty))`.
+    public func singletons(_ policy: SingletonIsolation) -> Self {
+        ContainerTrait(shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: policy)
+    }
+}
+
+/// What singletons a test starts with.
+///
+/// Singletons are process-wide, so a test that creates one would otherwise hand it to every test
+/// after it. Each test therefore gets its own singleton cache, bound to `Scope.$singleton` for
+/// the test's task:
+///
+/// - ``cloned`` (the default, as in Factory): a copy of the singletons that existed when the test
+///   started. Singletons the test creates stay in the test; singletons created before it (say, by
+///   app code that ran first) are shared, the same instances in every test.
+/// - ``empty``: no singletons at all; every singleton the test resolves is created for it.
+public enum SingletonIsolation: Sendable {
+    /// A copy of the singletons that exist when the test starts.
+    case cloned
+    /// No singletons: each test creates its own.
+    case empty
+
+    /// The singleton cache to bind for one test.
+    public func makeSingletons() -> Scope.Singleton {
+        switch self {
+        case .cloned: return Scope.singleton.clone()
+        case .empty: return Scope.Singleton()
+        }
     }
 }
 

@@ -1,0 +1,59 @@
+public import FactoryKit
+
+/// Runs `body` with a fresh `Container.shared` and a singleton cache of its own, for code that
+/// cannot use the `.container` trait (XCTest, a helper, a playground).
+///
+/// ```swift
+/// func testLoads() {
+///     withTestContainer {
+///         Container.shared.api { MockAPI() }
+///         XCTAssertTrue(Container.shared.model().load())
+///     }
+/// }
+/// ```
+///
+/// The container is bound to the current task (and the tasks it starts), never globally, so tests
+/// running at the same time stay apart. Code on a `Thread`, a `DispatchQueue` or in
+/// `Task.detached` does not inherit it: pass the container there, or rebind it with
+/// `Container.$shared.withValue(container) { ... }`.
+@discardableResult
+public func withTestContainer<Result>(
+    singletons: SingletonIsolation = .cloned, _ body: () throws -> Result
+) rethrows -> Result {
+    try withTestContainer(Container.$shared, Container(), singletons: singletons, body)
+}
+
+/// Runs an asynchronous `body` with a fresh `Container.shared` and a singleton cache of its own.
+@discardableResult
+public func withTestContainer<Result>(
+    singletons: SingletonIsolation = .cloned, _ body: () async throws -> Result
+) async rethrows -> Result {
+    try await withTestContainer(Container.$shared, Container(), singletons: singletons, body)
+}
+
+/// Runs `body` with `shared` bound to `container` and a singleton cache of its own: the same for a
+/// custom shared container declared with `@TaskLocal static var shared`.
+///
+/// ```swift
+/// withTestContainer(NetworkContainer.$shared, NetworkContainer()) { ... }
+/// ```
+@discardableResult
+public func withTestContainer<C: SharedContainer, Result>(
+    _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
+    _ body: () throws -> Result
+) rethrows -> Result {
+    try Scope.$singleton.withValue(singletons.makeSingletons()) {
+        try shared.withValue(container(), operation: body)
+    }
+}
+
+/// Runs an asynchronous `body` with `shared` bound to `container` and a singleton cache of its own.
+@discardableResult
+public func withTestContainer<C: SharedContainer, Result>(
+    _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
+    _ body: () async throws -> Result
+) async rethrows -> Result {
+    try await Scope.$singleton.withValue(singletons.makeSingletons()) {
+        try await shared.withValue(container(), operation: body)
+    }
+}
