@@ -1,7 +1,9 @@
 /// What one resolution learned from its container, gathered under a single lock acquisition.
 @usableFromInline
 struct ResolutionPlan {
-    @usableFromInline let record: FactoryRecord
+    /// The factory's record. Records live as long as their container, which the resolving
+    /// factory keeps alive, so the plan holds it without a reference count.
+    @usableFromInline unowned(unsafe) let record: FactoryRecord
     @usableFromInline var registration: AnyObject?
     @usableFromInline var contexts: [ContextKey: AnyObject]?
     @usableFromInline var scope: Scope?
