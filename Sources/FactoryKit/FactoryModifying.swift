@@ -68,7 +68,8 @@ extension FactoryModifying {
     /// clear a cached value.
     @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(factory, for: contexts.flatMap(ContextKey.keys(for:)))
+        registration.setOverride(
+            ClosureBox<P, T>(ignoringContainer: factory), for: contexts.flatMap(ContextKey.keys(for:)))
         return self
     }
 

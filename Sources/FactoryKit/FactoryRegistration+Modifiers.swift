@@ -1,8 +1,33 @@
-extension FactoryRegistration {
+/// What modifiers need to know of a factory, synchronous or asynchronous: its key, definition site,
+/// container and `once` flag. The writes to its record live here, once for both kinds.
+@usableFromInline
+protocol FactoryIdentity {
+    var key: FactoryKey { get }
+    var site: DefinitionSite { get }
+    var container: any ManagedContainer { get }
+    var once: Bool { get }
+}
+
+extension FactoryIdentity {
+    @inlinable
+    var singletonKey: SingletonKey { SingletonKey(factory: key, site: site) }
+
+    /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
+    /// `.once()`, only Factory values whose flag matches the stored one may change the options.
+    @inlinable
+    func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
+        container.manager.withState(of: container) { state in
+            let record = state.record(for: key)
+            if record.hasOptions && record.once != once { return }
+            change(record, &state)
+            record.hasOptions = true
+        }
+    }
+
     /// Stores a registration and invalidates the values cached for this factory, whatever its
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
-    func register(_ box: ClosureBox<P, T>) {
+    func register(_ box: AnyObject) {
         write { record, state in
             record.registration = box
             guard !state.isAutoRegistering else { return }
@@ -38,9 +63,8 @@ extension FactoryRegistration {
     }
 
     @usableFromInline
-    func setOverride(_ factory: @escaping (P) -> T, for contexts: [ContextKey]) {
+    func setOverride(_ box: AnyObject, for contexts: [ContextKey]) {
         guard !contexts.isEmpty else { return }
-        let box = ClosureBox<P, T>(ignoringContainer: factory)
         write { record, _ in
             var overrides = record.contexts ?? [:]
             for context in contexts { overrides[context] = box }

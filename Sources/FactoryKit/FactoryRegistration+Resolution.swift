@@ -204,15 +204,9 @@ extension FactoryRegistration {
         return (value, tag)
     }
 
-    /// How a scope keeps a new value: strongly, weakly (`shared`, class instances only) or not at
-    /// all (`nil`, which is never cached).
+    /// How a scope keeps a new value; see `StoredValue.make`.
     @usableFromInline
     func storable(_ value: T, in scope: Scope) -> StoredValue? {
-        if scope.kind == .shared {
-            if let object = ValueInspection.object(in: value) { return .weak(WeakBox(object)) }
-            if !ValueInspection.isNil(value) { Scope.Shared.warnValueType(description) }
-            return nil
-        }
-        return ValueInspection.isNil(value) ? nil : .strong(ValueBox(value))
+        StoredValue.make(value, in: scope, describing: description)
     }
 }

@@ -27,20 +27,8 @@ public nonisolated struct FactoryRegistration<P, T> {
         Diagnostics.describe(container: type(of: container), name: key.name, result: T.self)
     }
 
-    @inlinable
-    var singletonKey: SingletonKey { SingletonKey(factory: key, site: site) }
-
-    /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
-    /// `.once()`, only Factory values whose flag matches the stored one may change the options.
-    @inlinable
-    func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
-        container.manager.withState(of: container) { state in
-            let record = state.record(for: key)
-            if record.hasOptions && record.once != once { return }
-            change(record, &state)
-            record.hasOptions = true
-        }
-    }
 }
 
 extension FactoryRegistration: @unchecked Sendable where P: Sendable, T: Sendable {}
+
+extension FactoryRegistration: FactoryIdentity {}

@@ -38,6 +38,24 @@ extension ManagedContainer {
         ParameterFactory(self, key: key, file: file, line: line, factory)
     }
 
+    /// Defines an asynchronous factory: `self { try await Database.open() }`; see ``AsyncFactory``.
+    @inlinable @inline(__always)
+    public func callAsFunction<T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping AsyncFactoryType<T>
+    ) -> AsyncFactory<T> {
+        AsyncFactory(self, key: key, file: file, line: line, factory)
+    }
+
+    /// Defines an asynchronous factory that takes a parameter: `self { id in try await Report.load(id) }`.
+    @inlinable @inline(__always)
+    public func callAsFunction<P: Sendable, T>(
+        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        _ factory: @escaping AsyncParameterFactoryType<P, T>
+    ) -> AsyncParameterFactory<P, T> {
+        AsyncParameterFactory(self, key: key, file: file, line: line, factory)
+    }
+
     /// Defines a factory that another module must register before it is used.
     ///
     /// ```swift

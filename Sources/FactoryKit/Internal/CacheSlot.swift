@@ -7,11 +7,26 @@ enum StoredValue: @unchecked Sendable {
     case weak(WeakBox)
 }
 
+extension StoredValue {
+    /// How a scope keeps a new value: strongly, weakly (`shared`, class instances only) or not at
+    /// all (`nil`, which is never cached).
+    @usableFromInline
+    static func make<T>(_ value: T, in scope: Scope, describing factory: @autoclosure () -> String) -> StoredValue? {
+        if scope.kind == .shared {
+            if let object = ValueInspection.object(in: value) { return .weak(WeakBox(object)) }
+            if !ValueInspection.isNil(value) { Scope.Shared.warnValueType(factory()) }
+            return nil
+        }
+        return ValueInspection.isNil(value) ? nil : .strong(ValueBox(value))
+    }
+}
+
 /// One cache slot of a scope: a value with the time it was last used, or a creation in flight.
 @usableFromInline
 enum CacheSlot: @unchecked Sendable {
     case value(StoredValue, touched: UInt64)
     case pending(InFlight)
+    case pendingAsync(AsyncFlightBase)
 
     /// Whether the slot holds a finished value (snapshots and clones keep only those).
     @inlinable
@@ -40,6 +55,17 @@ enum SlotLookup {
     }
 }
 
+/// What an asynchronous resolution does after looking at a slot.
+@usableFromInline
+enum AsyncSlotLookup {
+    /// The scope had a live value (see `SlotLookup.hit`).
+    case hit(AnyObject, boxed: Bool)
+    /// Another resolution is creating the value; wait for its outcome.
+    case join(AsyncFlightBase)
+    /// This resolution reserved the slot and must start the creation.
+    case create(AsyncFlightBase)
+}
+
 /// Monotonic nanoseconds, for time-to-live checks; immune to wall-clock changes.
 @inlinable
 func monotonicNanoseconds() -> UInt64 {
@@ -66,12 +92,50 @@ extension Optional where Wrapped == CacheSlot {
             }
         case .pending(let flight)?:
             return .wait(flight)
+        case .pendingAsync?:
+            // Keys of async factories never meet synchronous resolutions.
+            preconditionFailure("FactoryKit: a synchronous resolution found an asynchronous creation")
         case nil:
             break
         }
         let flight = reserve()
         self = .pending(flight)
         return .create(flight)
+    }
+
+    /// The asynchronous counterpart of `lookup`: a hit, a creation to join, or a reservation.
+    @inlinable
+    mutating func lookupAsync(timeToLive: UInt64?, reserve: () -> AsyncFlightBase) -> AsyncSlotLookup {
+        switch self {
+        case .value(let stored, let touched)?:
+            if let timeToLive {
+                let now = monotonicNanoseconds()
+                guard touched &+ timeToLive > now else { break }
+                self = .value(stored, touched: now)
+            }
+            switch stored {
+            case .strong(let box):
+                return .hit(box, boxed: true)
+            case .weak(let box):
+                if let object = box.object { return .hit(object, boxed: false) }
+            }
+        case .pendingAsync(let flight)?:
+            return .join(flight)
+        case .pending?:
+            preconditionFailure("FactoryKit: an asynchronous resolution found a synchronous creation")
+        case nil:
+            break
+        }
+        let flight = reserve()
+        self = .pendingAsync(flight)
+        return .create(flight)
+    }
+
+    /// Publishes (or, with `nil`, drops) the outcome of the asynchronous creation this slot holds.
+    @inlinable
+    mutating func publishAsync(_ stored: StoredValue?, for flight: AsyncFlightBase, timestamp: UInt64) {
+        guard case .pendingAsync(let reserved)? = self, reserved === flight else { return }
+        self = stored.map { .value($0, touched: timestamp) }
     }
 
     /// Publishes a created value into the slot this resolution reserved. A slot that was reset
@@ -102,6 +166,27 @@ struct SlotGroup {
             return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
         }
         return slot.lookup(timeToLive: timeToLive, reserve: reserve)
+    }
+
+    @inlinable
+    mutating func lookupAsync(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
+        -> AsyncSlotLookup
+    {
+        if let parameter {
+            return byParameter[parameter].lookupAsync(timeToLive: timeToLive, reserve: reserve)
+        }
+        return slot.lookupAsync(timeToLive: timeToLive, reserve: reserve)
+    }
+
+    @inlinable
+    mutating func publishAsync(
+        _ stored: StoredValue?, parameter: AnyHashable?, for flight: AsyncFlightBase, timestamp: UInt64
+    ) {
+        if let parameter {
+            byParameter[parameter].publishAsync(stored, for: flight, timestamp: timestamp)
+        } else {
+            slot.publishAsync(stored, for: flight, timestamp: timestamp)
+        }
     }
 
     @inlinable

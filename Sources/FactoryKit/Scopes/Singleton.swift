@@ -85,6 +85,28 @@ extension Scope {
             }
         }
 
+        /// The asynchronous counterpart of `lookup`.
+        @usableFromInline
+        func lookupAsync(
+            _ key: SingletonKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
+        ) -> (AsyncSlotLookup, SingletonEntry) {
+            storage.withLock { entries in
+                let entry = self.entry(for: key, in: &entries)
+                return (entry.group.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
+            }
+        }
+
+        /// Publishes (or drops) the outcome of an asynchronous creation for `entry`.
+        @usableFromInline
+        func publishAsync(
+            _ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: AsyncFlightBase,
+            timestamp: UInt64
+        ) {
+            storage.withLock { _ in
+                entry.group.publishAsync(stored, parameter: parameter, for: flight, timestamp: timestamp)
+            }
+        }
+
         /// Drops one factory's values (every parameter variant).
         @usableFromInline
         func remove(_ key: SingletonKey) {

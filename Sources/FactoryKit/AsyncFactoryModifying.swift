@@ -1,0 +1,142 @@
+import Foundation
+
+/// The modifiers of ``AsyncFactory`` and ``AsyncParameterFactory``: the same as
+/// ``FactoryModifying``'s, with asynchronous override closures.
+///
+/// Scope modifiers exist only for `Sendable` results, since a scoped value is shared by tasks.
+public protocol AsyncFactoryModifying {
+    /// The parameter type; `Void` for ``AsyncFactory``.
+    associatedtype P
+    /// The type the factory resolves to.
+    associatedtype T
+    /// The factory's identity and original closure.
+    var registration: AsyncFactoryRegistration<P, T> { get set }
+}
+
+extension AsyncFactoryModifying {
+    /// Creates a new value on every resolution.
+    public var unique: Self {
+        registration.setScope(.unique)
+        return self
+    }
+
+    /// Expires a cached value `seconds` after it was last resolved; see
+    /// ``FactoryModifying/timeToLive(_:)``.
+    @discardableResult
+    public func timeToLive(_ seconds: TimeInterval) -> Self {
+        let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
+        registration.write { record, _ in record.timeToLive = nanoseconds }
+        return self
+    }
+
+    /// Calls `decorator` with every value the factory resolves.
+    @discardableResult
+    public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
+        self.decorator { instance, _ in decorator(instance) }
+    }
+
+    /// Calls `decorator` with every value the factory resolves and whether it was just created.
+    @discardableResult
+    public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
+        let box = DecoratorBox<T>(decorator)
+        registration.write { record, _ in record.decorator = box }
+        return self
+    }
+
+    /// Overrides the factory in the given contexts; see ``FactoryContextType``.
+    @discardableResult
+    public func context(_ contexts: FactoryContextType..., factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        let box = AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
+        registration.setOverride(box, for: contexts.flatMap(ContextKey.keys(for:)))
+        return self
+    }
+
+    /// Overrides the factory when `argument` is a launch or run-time argument.
+    @discardableResult
+    public func onArg(_ argument: String, factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.arg(argument), factory: factory)
+    }
+
+    /// Overrides the factory when any of `args` is a launch or run-time argument.
+    @discardableResult
+    public func onArgs(_ args: [String], factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.args(args), factory: factory)
+    }
+
+    /// Overrides the factory inside SwiftUI previews (debug builds only).
+    @discardableResult
+    public func onPreview(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.preview, factory: factory)
+    }
+
+    /// Overrides the factory while tests run (debug builds only).
+    @discardableResult
+    public func onTest(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.test, factory: factory)
+    }
+
+    /// Overrides the factory in debug builds.
+    @discardableResult
+    public func onDebug(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.debug, factory: factory)
+    }
+
+    /// Overrides the factory in the simulator.
+    @discardableResult
+    public func onSimulator(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.simulator, factory: factory)
+    }
+
+    /// Overrides the factory outside the simulator.
+    @discardableResult
+    public func onDevice(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
+        context(.device, factory: factory)
+    }
+
+    /// Applies the modifiers before it only the first time the definition is read; see
+    /// ``FactoryModifying/once()``.
+    @discardableResult
+    public func once() -> Self {
+        registration.write { record, _ in record.once = true }
+        var copy = self
+        copy.registration.once = true
+        return copy
+    }
+
+    /// Removes what was added to this factory from outside its definition; see
+    /// ``FactoryModifying/reset(_:)``.
+    @discardableResult
+    public func reset(_ options: FactoryResetOptions = .all) -> Self {
+        registration.reset(options)
+        return self
+    }
+}
+
+extension AsyncFactoryModifying where T: Sendable {
+    /// Sets the factory's scope. Changing it drops the values the previous scope held. The
+    /// `graph` scope does not apply to async factories, which then create a new value each time.
+    @discardableResult
+    public func scope(_ scope: Scope) -> Self {
+        registration.setScope(scope)
+        return self
+    }
+
+    /// Keeps the value in the container until reset.
+    public var cached: Self { scope(.cached) }
+    /// Keeps the value weakly while others hold it.
+    public var shared: Self { scope(.shared) }
+    /// Keeps one value for the whole process: the task's current `Scope.singleton`.
+    public var singleton: Self { scope(Scope.singleton) }
+}
+
+extension AsyncFactoryModifying where P: Hashable, T: Sendable {
+    /// Keeps one scoped value per distinct parameter.
+    public var scopeOnParameters: Self {
+        registration.write { record, _ in
+            guard !record.scopeOnParameters else { return }
+            record.scopeOnParameters = true
+            record.cache.removeAll()
+        }
+        return self
+    }
+}

@@ -1,0 +1,153 @@
+/// What one asynchronous resolution learned from its container.
+@usableFromInline
+struct AsyncResolutionPlan: @unchecked Sendable {
+    /// Records live as long as their container, which the resolving factory keeps alive.
+    @usableFromInline unowned(unsafe) let record: FactoryRecord
+    @usableFromInline var registration: AnyObject?
+    @usableFromInline var contexts: [ContextKey: AnyObject]?
+    @usableFromInline var scope: Scope?
+    @usableFromInline var timeToLive: UInt64?
+    @usableFromInline var cacheParameter: AnyHashable?
+    @usableFromInline var decorator: AnyObject?
+    @usableFromInline var containerDecorator: ((Any) -> Void)?
+    @usableFromInline var lookup: AsyncSlotLookup?
+
+    @usableFromInline
+    init(record: FactoryRecord) {
+        self.record = record
+    }
+}
+
+extension AsyncFactoryRegistration {
+    /// Resolves the factory asynchronously; see ``AsyncFactory``.
+    @usableFromInline
+    func resolve(_ parameter: P) async throws -> T {
+        let stack = AsyncResolution.stack
+        var frame = AsyncFrame(
+            container: ObjectIdentifier(container), key: key,
+            parameter: P.self == Void.self ? nil : parameter as? AnyHashable,
+            isParameterized: P.self != Void.self, description: description)
+        try AsyncResolution.checkCycle(entering: frame, stack: stack)
+
+        var plan = makePlan(parameter)
+        var singletonEntry: SingletonEntry?
+        if let singleton = plan.scope as? Scope.Singleton {
+            (plan.lookup, singletonEntry) = singleton.lookupAsync(
+                singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                reserve: { AsyncFlight<T>(label: description) })
+        }
+
+        let value: T
+        let instantiated: Bool
+        switch plan.lookup {
+        case nil:
+            value = try await AsyncResolution.$stack.withValue(stack + [frame]) {
+                try await run(plan, parameter)
+            }
+            instantiated = true
+        case .hit(let object, let boxed)?:
+            value = SlotLookup.value(object, boxed: boxed, as: T.self)
+            instantiated = false
+        case .join(let flight)?:
+            value = try await join(flight, from: stack)
+            instantiated = false
+        case .create(let base)?:
+            let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
+            frame.flight = flight
+            start(
+                flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
+                entry: singletonEntry)
+            value = try await join(flight, from: stack)
+            instantiated = true
+        }
+        if let decorator = plan.decorator {
+            unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
+        } else if let decorator = plan.containerDecorator {
+            decorator(value)
+        }
+        return value
+    }
+
+    /// Reads the factory's options and, for scopes its container owns, looks at the cache.
+    @usableFromInline
+    func makePlan(_ parameter: P) -> AsyncResolutionPlan {
+        container.manager.withState(of: container) { state in
+            let record = state.record(for: key)
+            var plan = AsyncResolutionPlan(record: record)
+            plan.containerDecorator = state.decorator
+            plan.registration = record.registration
+            plan.contexts = record.contexts
+            plan.timeToLive = record.timeToLive
+            plan.decorator = record.decorator
+            // A default scope is not applied: only `Sendable` results may be scoped, and the
+            // container cannot check that for a scope it imposes.
+            plan.scope = record.scope
+            if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
+                if record.cacheScope != ObjectIdentifier(scope) {
+                    record.cache.removeAll()
+                    record.cacheScope = ObjectIdentifier(scope)
+                }
+                plan.lookup = record.cache.lookupAsync(
+                    parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    reserve: { AsyncFlight<T>(label: description) })
+            }
+            return plan
+        }
+    }
+
+    /// Runs the closure that applies: a context override, a registration or the original.
+    @usableFromInline
+    func run(_ plan: AsyncResolutionPlan, _ parameter: P) async throws -> T {
+        if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
+            return try await unsafeDowncast(override, to: AsyncClosureBox<P, T>.self).make(container, parameter)
+        }
+        if let registration = plan.registration {
+            return try await unsafeDowncast(registration, to: AsyncClosureBox<P, T>.self).make(container, parameter)
+        }
+        return try await factory(parameter)
+    }
+
+    /// Starts the shared creation in a task of its own, which inherits the caller's task-local
+    /// values (its container, its singletons, and the resolution stack including this factory).
+    @usableFromInline
+    func start(
+        _ flight: AsyncFlight<T>, plan: AsyncResolutionPlan, parameter: UncheckedSendable<P>,
+        stack: [AsyncFrame], entry: SingletonEntry?
+    ) {
+        let scope = plan.scope ?? .unique
+        let description = self.description
+        let manager = container.manager
+        let boxedEntry = UncheckedSendable(entry)
+        AsyncResolution.$stack.withValue(stack) {
+            flight.start(
+                {
+                    UncheckedSendable(try await run(plan, parameter.value))
+                },
+                publish: { outcome in
+                    let stored = (try? outcome.get()).flatMap {
+                        StoredValue.make($0.value, in: scope, describing: description)
+                    }
+                    let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
+                    if let singleton = scope as? Scope.Singleton, let entry = boxedEntry.value {
+                        singleton.publishAsync(
+                            stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+                    } else {
+                        manager.state.withLock { _ in
+                            plan.record.cache.publishAsync(
+                                stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+                        }
+                    }
+                })
+        }
+    }
+
+    /// Waits for a shared creation, reporting a cycle if that creation waits for this one.
+    @usableFromInline
+    func join(_ flight: AsyncFlightBase, from stack: [AsyncFrame]) async throws -> T {
+        let waiter = stack.last(where: { $0.flight != nil })?.flight
+        try AsyncWaitGraph.enter(waiter, waitingFor: flight)
+        defer { AsyncWaitGraph.leave(waiter) }
+        return try await unsafeDowncast(flight, to: AsyncFlight<T>.self).value()
+    }
+}

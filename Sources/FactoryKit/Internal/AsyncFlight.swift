@@ -1,0 +1,175 @@
+/// A value handed between tasks whose type the compiler cannot prove `Sendable`: scoped async
+/// factories are only declared for `Sendable` results (their scope modifiers require it), so
+/// every value that crosses here is one.
+@usableFromInline
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable
+    init(_ value: Value) { self.value = value }
+}
+
+/// An asynchronous creation in flight, shared by every resolution that wants the same scoped value.
+@usableFromInline
+class AsyncFlightBase: @unchecked Sendable {
+    let label: String
+    /// The creation this one's closure is waiting for, if any; guarded by `AsyncWaitGraph`.
+    var waitingOn: AsyncFlightBase?
+
+    @usableFromInline
+    init(label: String) {
+        self.label = label
+    }
+}
+
+/// The creation runs in a task of its own, so it goes on when one waiter is cancelled. Waiters
+/// are resumed with its outcome; a cancelled waiter leaves at once with `CancellationError`, and
+/// when the last waiter has left, the creation is cancelled too.
+@usableFromInline
+final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
+    @usableFromInline
+    struct State {
+        var outcome: Result<UncheckedSendable<T>, any Error>?
+        var waiters: [Int: CheckedContinuation<UncheckedSendable<T>, any Error>] = [:]
+        var interested = 0
+        var nextWaiter = 0
+        var task: Task<Void, Never>?
+    }
+
+    let state = Locked(State())
+
+    /// Starts the creation. `publish` records the outcome in the scope before waiters see it.
+    @usableFromInline
+    func start(
+        _ operation: @escaping @Sendable () async throws -> UncheckedSendable<T>,
+        publish: @escaping @Sendable (Result<UncheckedSendable<T>, any Error>) -> Void
+    ) {
+        let task = Task {
+            let outcome: Result<UncheckedSendable<T>, any Error>
+            do {
+                outcome = .success(try await operation())
+            } catch {
+                outcome = .failure(error)
+            }
+            publish(outcome)
+            self.finish(outcome)
+        }
+        state.withLock { $0.task = task }
+    }
+
+    private func finish(_ outcome: Result<UncheckedSendable<T>, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<UncheckedSendable<T>, any Error>] in
+            state.outcome = outcome
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: outcome) }
+    }
+
+    /// Waits for the outcome, or throws `CancellationError` as soon as the calling task is cancelled.
+    @usableFromInline
+    func value() async throws -> T {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            state.interested += 1
+            return state.nextWaiter
+        }
+        let result = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<UncheckedSendable<T>, any Error>) in
+                let immediate = state.withLock { state -> Result<UncheckedSendable<T>, any Error>? in
+                    if let outcome = state.outcome { return outcome }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        } onCancel: {
+            leave(id)
+        }
+        return result.value
+    }
+
+    /// A waiter gives up; the last one to leave cancels the creation.
+    private func leave(_ id: Int) {
+        let (waiter, orphanedTask) = state.withLock {
+            state -> (CheckedContinuation<UncheckedSendable<T>, any Error>?, Task<Void, Never>?) in
+            guard state.outcome == nil else { return (nil, nil) }
+            let waiter = state.waiters.removeValue(forKey: id)
+            state.interested -= 1
+            return (waiter, state.interested == 0 ? state.task : nil)
+        }
+        waiter?.resume(throwing: CancellationError())
+        orphanedTask?.cancel()
+    }
+}
+
+/// One step of an asynchronous resolution, carried in a task-local stack so cycles are found
+/// however the work hops between tasks.
+@usableFromInline
+struct AsyncFrame: @unchecked Sendable {  // parameters of async factories are Sendable
+    @usableFromInline let container: ObjectIdentifier
+    @usableFromInline let key: FactoryKey
+    @usableFromInline let parameter: AnyHashable?
+    @usableFromInline let isParameterized: Bool
+    @usableFromInline let description: String
+    /// The shared creation this frame runs, when it is one.
+    @usableFromInline var flight: AsyncFlightBase?
+
+    @usableFromInline
+    init(
+        container: ObjectIdentifier, key: FactoryKey, parameter: AnyHashable?, isParameterized: Bool,
+        description: String
+    ) {
+        self.container = container
+        self.key = key
+        self.parameter = parameter
+        self.isParameterized = isParameterized
+        self.description = description
+    }
+
+    @usableFromInline
+    func isSameResolution(as other: AsyncFrame) -> Bool {
+        container == other.container && key == other.key && (!isParameterized || parameter == other.parameter)
+    }
+}
+
+@usableFromInline
+enum AsyncResolution {
+    /// The asynchronous resolutions the current task is inside, outermost first.
+    @TaskLocal static var stack: [AsyncFrame] = []
+
+    /// Throws if `frame` is already being resolved by this chain of tasks.
+    @usableFromInline
+    static func checkCycle(entering frame: AsyncFrame, stack: [AsyncFrame]) throws {
+        guard let start = stack.firstIndex(where: { $0.isSameResolution(as: frame) }) else { return }
+        throw DependencyCycleError(path: stack[start...].map(\.description) + [frame.description])
+    }
+}
+
+/// Which creations wait for which, across tasks; touched only by resolutions about to wait.
+enum AsyncWaitGraph {
+    private static let lock = Locked(())
+
+    /// Records that `waiter` (the creation the current task runs, if any) waits for `flight`, or
+    /// throws the cycle that waiting would close.
+    static func enter(_ waiter: AsyncFlightBase?, waitingFor flight: AsyncFlightBase) throws {
+        guard let waiter else { return }
+        try lock.withLock { _ in
+            var path = [waiter.label]
+            var current: AsyncFlightBase? = flight
+            while let step = current {
+                path.append(step.label)
+                if step === waiter { throw DependencyCycleError(path: path) }
+                current = step.waitingOn
+            }
+            waiter.waitingOn = flight
+        }
+    }
+
+    static func leave(_ waiter: AsyncFlightBase?) {
+        guard let waiter else { return }
+        lock.withLock { _ in waiter.waitingOn = nil }
+    }
+}

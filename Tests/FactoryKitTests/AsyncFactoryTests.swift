@@ -1,0 +1,270 @@
+import FactoryKit
+import FactoryTesting
+import Foundation
+import Testing
+import XCTest
+
+final class AsyncDatabase: @unchecked Sendable {
+    let name: String
+    let number: Int
+    init(name: String, number: Int = 0) {
+        self.name = name
+        self.number = number
+    }
+}
+
+struct AsyncOpenError: Error, Equatable {
+    let attempt: Int
+}
+
+/// Counts, and lets a test hold a creation open until it says so.
+actor AsyncGate {
+    private(set) var starts = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var isOpen = false
+
+    func enter() async -> Int {
+        starts += 1
+        let number = starts
+        if !isOpen { await withCheckedContinuation { waiters.append($0) } }
+        return number
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters.removeAll()
+    }
+}
+
+extension Container {
+    var asyncUnique: AsyncFactory<AsyncDatabase> { self { AsyncDatabase(name: "unique") } }
+    var asyncConfig: Factory<String> { self { "config" } }
+    var asyncUsesSync: AsyncFactory<AsyncDatabase> { self { AsyncDatabase(name: self.asyncConfig()) }.cached }
+    var asyncReport: AsyncParameterFactory<Int, String> { self { id in "report \(id)" } }
+    var asyncCycleA: AsyncFactory<AsyncDatabase> {
+        self {
+            _ = try await self.asyncCycleB()
+            return AsyncDatabase(name: "a")
+        }
+    }
+    var asyncCycleB: AsyncFactory<AsyncDatabase> {
+        self {
+            _ = try await self.asyncCycleA()
+            return AsyncDatabase(name: "b")
+        }
+    }
+    var asyncScopedCycleA: AsyncFactory<AsyncDatabase> {
+        self {
+            _ = try await self.asyncScopedCycleB()
+            return AsyncDatabase(name: "a")
+        }.singleton
+    }
+    var asyncScopedCycleB: AsyncFactory<AsyncDatabase> {
+        self {
+            _ = try await self.asyncScopedCycleA()
+            return AsyncDatabase(name: "b")
+        }.cached
+    }
+}
+
+@Suite(.container)
+struct AsyncFactoryTests {
+    @Test func resolvesAndUniqueCreatesEveryTime() async throws {
+        let first = try await Container.shared.asyncUnique()
+        let second = try await Container.shared.asyncUnique.resolve()
+        #expect(first !== second)
+        #expect(first.name == "unique")
+    }
+
+    @Test func asyncFactoriesMayResolveSyncOnes() async throws {
+        #expect(try await Container.shared.asyncUsesSync().name == "config")
+        #expect(try await Container.shared.asyncUsesSync() === Container.shared.asyncUsesSync())
+    }
+
+    @Test func parameterFactory() async throws {
+        #expect(try await Container.shared.asyncReport(7) == "report 7")
+        #expect(try await dependency(\.asyncReport, parameter: 8) == "report 8")
+    }
+
+    @Test func registerAndSugar() async throws {
+        Container.shared.asyncUnique.register { AsyncDatabase(name: "fake") }
+        #expect(try await Container.shared.asyncUnique().name == "fake")
+        Container.shared.asyncUnique { AsyncDatabase(name: "sugar") }
+        #expect(try await dependency(\.asyncUnique).name == "sugar")
+        Container.shared.asyncUnique.reset()
+        #expect(try await Container.shared.asyncUnique().name == "unique")
+    }
+
+    @Test func contextOverridesAndDecorators() async throws {
+        let seen = LogRecorder()
+        let factory = Container.shared.asyncUnique
+            .onArg("async-context") { AsyncDatabase(name: "arg") }
+            .decorator { database, created in seen.record("\(database.name) \(created)") }
+        FactoryContext.setArg("async-context", forKey: "async-context")
+        defer { FactoryContext.removeArg(forKey: "async-context") }
+        #expect(try await factory().name == "arg")
+        #expect(seen.lines == ["arg true"])
+    }
+
+    @Test func hundredConcurrentFirstResolutionsRunTheClosureOnce() async throws {
+        let gate = AsyncGate()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncOnce") {
+            AsyncDatabase(name: "once", number: await gate.enter())
+        }.singleton
+        try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<100 { group.addTask { ObjectIdentifier(try await factory()) } }
+            // Let every task arrive while the one creation is held open.
+            try await Task.sleep(for: .milliseconds(50))
+            await gate.open()
+            var seen = Set<ObjectIdentifier>()
+            for try await id in group { seen.insert(id) }
+            #expect(seen.count == 1)
+        }
+        #expect(await gate.starts == 1)
+        #expect(try await factory().number == 1)
+    }
+
+    @Test func anErrorReachesEveryWaiterAndIsNotCached() async throws {
+        let attempts = Counter()
+        let gate = AsyncGate()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncFailing") {
+            let attempt = attempts.next()
+            _ = await gate.enter()
+            if attempt == 1 { throw AsyncOpenError(attempt: attempt) }
+            return AsyncDatabase(name: "opened", number: attempt)
+        }.cached
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<5 {
+                group.addTask {
+                    do { return try await factory().name } catch { return "\(error)" }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+            await gate.open()
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: "AsyncOpenError(attempt: 1)", count: 5))
+        let retried = try await factory()
+        #expect(retried.number == 2)
+        #expect(try await factory() === retried)
+        #expect(attempts.count == 2)
+    }
+
+    @Test func aCancelledWaiterLeavesWhileTheCreationGoesOn() async throws {
+        let gate = AsyncGate()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncCancelWaiter") {
+            AsyncDatabase(name: "slow", number: await gate.enter())
+        }.cached
+        let patient = Task { try await factory() }
+        let impatient = Task { try await factory() }
+        try await Task.sleep(for: .milliseconds(30))
+        impatient.cancel()
+        await #expect(throws: CancellationError.self) { try await impatient.value }
+        await gate.open()
+        let value = try await patient.value
+        #expect(value.name == "slow")
+        #expect(await gate.starts == 1)
+    }
+
+    @Test func theCreationIsCancelledWhenNobodyWaits() async throws {
+        let cancelled = LogRecorder()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncCancelAll") {
+            do {
+                try await Task.sleep(for: .seconds(10))
+            } catch {
+                cancelled.record("creation cancelled")
+                throw error
+            }
+            return AsyncDatabase(name: "never")
+        }.cached
+        let only = Task { try await factory() }
+        try await Task.sleep(for: .milliseconds(30))
+        only.cancel()
+        await #expect(throws: CancellationError.self) { try await only.value }
+        for _ in 0..<100 where cancelled.lines.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(cancelled.lines == ["creation cancelled"])
+    }
+
+    @Test func aCycleThrowsWithItsPath() async {
+        do {
+            _ = try await Container.shared.asyncCycleA()
+            Issue.record("expected a cycle")
+        } catch let cycle as DependencyCycleError {
+            #expect(
+                cycle.path == [
+                    "Container.asyncCycleA<AsyncDatabase>", "Container.asyncCycleB<AsyncDatabase>",
+                    "Container.asyncCycleA<AsyncDatabase>",
+                ])
+            #expect(cycle.description.hasPrefix("Dependency cycle: Container.asyncCycleA<AsyncDatabase> → "))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func aCycleThroughScopedCreationsThrowsInsteadOfHanging() async {
+        await #expect(throws: DependencyCycleError.self) { try await Container.shared.asyncScopedCycleA() }
+        // The failed creations were not cached: the next attempt fails the same way, not by waiting.
+        await #expect(throws: DependencyCycleError.self) { try await Container.shared.asyncScopedCycleB() }
+    }
+
+    @Test func sameFactoryOnAnotherContainerIsNotACycle() async throws {
+        let other = Container()
+        let factory = AsyncFactory<String>(Container.shared, key: "asyncNested") {
+            try await AsyncFactory<String>(other, key: "asyncNested") { "inner" }()
+        }
+        #expect(try await factory() == "inner")
+    }
+
+    /// One definition site, so both containers' factories share one singleton.
+    private func scoped(_ container: Container) -> AsyncFactory<AsyncDatabase> {
+        AsyncFactory(container, key: "asyncScopes") { AsyncDatabase(name: "s") }
+    }
+
+    @Test func scopedValuesFollowTheSyncRules() async throws {
+        let factory = scoped(Container.shared)
+        let cached = try await factory.cached()
+        #expect(try await factory.cached() === cached)
+        Container.shared.manager.reset(options: .scope)
+        #expect(try await factory.cached() !== cached)
+        let singleton = try await factory.singleton()
+        #expect(try await scoped(Container()).singleton() === singleton)
+        // A default scope does not apply to async factories.
+        Container.shared.manager.defaultScope = .cached
+        #expect(try await Container.shared.asyncUnique() !== Container.shared.asyncUnique())
+    }
+}
+
+/// The same rules seen from XCTest.
+final class AsyncFactoryXCTests: ContainerTestCase {
+    func testResolvesRegistersAndResets() async throws {
+        let original = try await Container.shared.asyncUnique()
+        XCTAssertEqual(original.name, "unique")
+        Container.shared.asyncUnique { AsyncDatabase(name: "xc") }
+        let registered = try await Container.shared.asyncUnique()
+        XCTAssertEqual(registered.name, "xc")
+    }
+
+    func testCycleThrows() async {
+        do {
+            _ = try await Container.shared.asyncCycleB()
+            XCTFail("expected a cycle")
+        } catch {
+            XCTAssertTrue(error is DependencyCycleError)
+        }
+    }
+
+    func testScopedCreationRunsOnceForManyTasks() async throws {
+        let counter = Counter()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncXCOnce") {
+            try await Task.sleep(for: .milliseconds(50))
+            return AsyncDatabase(name: "once", number: counter.next())
+        }.cached
+        let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await factory().number } }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        XCTAssertEqual(numbers, [1])
+        XCTAssertEqual(counter.count, 1)
+    }
+}
