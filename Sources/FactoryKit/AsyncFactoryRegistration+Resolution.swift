@@ -31,10 +31,17 @@ extension AsyncFactoryRegistration {
 
         var plan = makePlan(parameter)
         var singletonEntry: SingletonEntry?
+        var block: ScopeBlock?
         if let singleton = plan.scope as? Scope.Singleton {
             (plan.lookup, singletonEntry) = singleton.lookupAsync(
                 singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                 reserve: { AsyncFlight<T>(label: description) })
+        } else if let scope = plan.scope, scope.kind == .taskBound {
+            guard let active = ScopeBlock.active(for: scope) else { throw InactiveScopeError(factory: description) }
+            block = active
+            plan.lookup = active.lookupAsync(
+                BlockKey(container: ObjectIdentifier(container), factory: key), parameter: plan.cacheParameter,
+                timeToLive: plan.timeToLive, reserve: { AsyncFlight<T>(label: description) })
         }
 
         let value: T
@@ -56,7 +63,7 @@ extension AsyncFactoryRegistration {
             frame.flight = flight
             start(
                 flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
-                entry: singletonEntry)
+                entry: singletonEntry, block: block)
             value = try await join(flight, from: stack)
             instantiated = true
         }
@@ -113,8 +120,9 @@ extension AsyncFactoryRegistration {
     @usableFromInline
     func start(
         _ flight: AsyncFlight<T>, plan: AsyncResolutionPlan, parameter: UncheckedSendable<P>,
-        stack: [AsyncFrame], entry: SingletonEntry?
+        stack: [AsyncFrame], entry: SingletonEntry?, block: ScopeBlock?
     ) {
+        let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let scope = plan.scope ?? .unique
         let description = self.description
         let manager = container.manager
@@ -129,7 +137,11 @@ extension AsyncFactoryRegistration {
                         StoredValue.make($0.value, in: scope, describing: description)
                     }
                     let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
-                    if let singleton = scope as? Scope.Singleton, let entry = boxedEntry.value {
+                    if let block {
+                        block.publishAsync(
+                            stored, key: blockKey, parameter: plan.cacheParameter, for: flight,
+                            timestamp: timestamp, label: description)
+                    } else if let singleton = scope as? Scope.Singleton, let entry = boxedEntry.value {
                         singleton.publishAsync(
                             stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                     } else {

@@ -79,7 +79,7 @@ extension FactoryRegistration {
                     reserve: { Self.reserve(key, in: containerType) })
             case .singleton:
                 plan.singletonEntry = record.singletonEntry
-            case .unique, .graph:
+            case .unique, .graph, .taskBound:
                 break
             }
             return plan
@@ -108,6 +108,30 @@ extension FactoryRegistration {
             return produceSingleton(plan, parameter, singleton: unsafeDowncast(scope, to: Scope.Singleton.self))
         case .graph:
             return produceGraph(plan, parameter)
+        case .taskBound:
+            return produceTaskBound(plan, parameter, scope: scope)
+        }
+    }
+
+    /// Resolves in the `withScope` block active for `scope`; there must be one.
+    @usableFromInline
+    func produceTaskBound(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, Character) {
+        guard let block = ScopeBlock.active(for: scope) else {
+            let message = InactiveScopeError(factory: description).description
+            Diagnostics.log("FactoryKit: \(message)")
+            fatalError(message)
+        }
+        let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
+        let key = self.key
+        let containerType = type(of: container)
+        let lookup = block.lookup(
+            blockKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+            reserve: { Self.reserve(key, in: containerType) })
+        let description = self.description
+        return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
+            block.publish(
+                stored, key: blockKey, parameter: plan.cacheParameter, for: flight, timestamp: timestamp,
+                label: description)
         }
     }
 

@@ -20,6 +20,7 @@
 /// | ``shared`` | while someone else holds it (weakly cached) | resolutions on that container |
 /// | ``singleton`` | until `Scope.singleton.reset()` | every container in the process |
 /// | ``graph`` | one outermost resolution | factories resolved within it |
+/// | ``request`` and other ``TaskBound`` scopes | one `withScope` block | the block and its child tasks |
 ///
 /// A scoped factory's closure runs once per scope entry even when many threads resolve it for the
 /// first time at once: one creates, the others wait for that instance. `nil` is never cached.
@@ -28,7 +29,7 @@ public class Scope: @unchecked Sendable {
 
     @usableFromInline
     enum Kind {
-        case unique, cached, shared, singleton, graph
+        case unique, cached, shared, singleton, graph, taskBound
     }
 
     @usableFromInline

@@ -8,6 +8,16 @@ final class ValueBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
+/// Reaches the value in a `ValueBox` without knowing its type.
+@usableFromInline
+protocol AnyValueBox: AnyObject {
+    var anyValue: Any { get }
+}
+
+extension ValueBox: AnyValueBox {
+    @usableFromInline var anyValue: Any { value }
+}
+
 /// A value held weakly, for the `shared` scope.
 @usableFromInline
 final class WeakBox: @unchecked Sendable {

@@ -1,0 +1,178 @@
+extension Scope {
+    /// Gives one instance per `withScope` block: one per request, job or session of work.
+    ///
+    /// ```swift
+    /// extension Container {
+    ///     var requestLogger: Factory<RequestLogger> { self { RequestLogger(id: UUID()) }.scope(.request) }
+    /// }
+    ///
+    /// try await Container.shared.withScope(.request) {
+    ///     handle(request)   // every resolution of requestLogger in here, and in child tasks, shares one
+    /// }
+    /// ```
+    ///
+    /// The block's instances are shared by every child task inside it and released when it ends,
+    /// after the ones conforming to ``Shutdownable`` are shut down. Blocks nest (an inner block of
+    /// the same scope starts fresh) and run concurrently without seeing each other's instances.
+    /// Resolving such a factory outside any block of its scope is an error: an async factory
+    /// throws ``InactiveScopeError``; a synchronous one stops the program with that message.
+    public final class TaskBound: Scope, @unchecked Sendable {
+        /// Creates a task-bound scope of its own, with blocks independent of other scopes'.
+        public override init() { super.init(kind: .taskBound) }
+    }
+
+    /// The scope of one request: `try await Container.shared.withScope(.request) { ... }`.
+    public static let request = TaskBound()
+}
+
+/// A dependency with work to do when its scope ends: closing a transaction, flushing a log.
+///
+/// Instances created in a ``Scope/TaskBound`` block are shut down when the block ends, in reverse
+/// order of creation, each once. An error is logged and does not stop the others.
+public protocol Shutdownable: Sendable {
+    /// Releases what the instance holds; called once, when its scope ends.
+    func shutdown() async throws
+}
+
+/// The error of resolving a factory scoped to a ``Scope/TaskBound`` scope outside any block of it.
+public struct InactiveScopeError: Error, CustomStringConvertible, Sendable {
+    /// The factory, as `Container.factory<Type>`.
+    public let factory: String
+
+    /// What went wrong and how to fix it.
+    public var description: String {
+        "\(factory) is scoped to a task-bound scope, but no withScope block of that scope is active in "
+            + "this task. Resolve it inside `try await container.withScope(...) { ... }` (child tasks inherit the "
+            + "block; Task.detached and other threads do not), or give the factory another scope."
+    }
+}
+
+extension ManagedContainer {
+    /// Runs `body` in a new block of `scope`: factories with that scope give one instance for the
+    /// whole block, shared by its child tasks, and shut down and released when it ends.
+    ///
+    /// ```swift
+    /// try await Container.shared.withScope(.request) {
+    ///     try await handle(request)
+    /// }
+    /// ```
+    public func withScope<Result>(
+        _ scope: Scope.TaskBound, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        let block = ScopeBlock()
+        var blocks = ScopeBlock.blocks
+        blocks[ObjectIdentifier(scope)] = block
+        do {
+            let result = try await ScopeBlock.$blocks.withValue(blocks) { try await body() }
+            await block.close()
+            return result
+        } catch {
+            await block.close()
+            throw error
+        }
+    }
+}
+
+/// Identifies a factory's values inside a block: the container and the factory.
+@usableFromInline
+struct BlockKey: Hashable, Sendable {
+    @usableFromInline let container: ObjectIdentifier
+    @usableFromInline let factory: FactoryKey
+
+    @inlinable
+    init(container: ObjectIdentifier, factory: FactoryKey) {
+        self.container = container
+        self.factory = factory
+    }
+}
+
+/// The instances of one `withScope` block.
+@usableFromInline
+final class ScopeBlock: @unchecked Sendable {
+    struct State {
+        var groups: [BlockKey: SlotGroup] = [:]
+        /// Instances to shut down, in order of creation.
+        var created: [(label: String, instance: any Shutdownable)] = []
+        var isClosed = false
+    }
+
+    let state = Locked(State())
+
+    /// The blocks the current task is inside, by scope.
+    @TaskLocal static var blocks: [ObjectIdentifier: ScopeBlock] = [:]
+
+    @usableFromInline
+    static func active(for scope: Scope) -> ScopeBlock? {
+        blocks[ObjectIdentifier(scope)]
+    }
+
+    @usableFromInline
+    func lookup(_ key: BlockKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+        state.withLock { state in
+            state.groups[key, default: SlotGroup()].lookup(
+                parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+        }
+    }
+
+    @usableFromInline
+    func lookupAsync(_ key: BlockKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
+        -> AsyncSlotLookup
+    {
+        state.withLock { state in
+            state.groups[key, default: SlotGroup()].lookupAsync(
+                parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+        }
+    }
+
+    @usableFromInline
+    func publish(
+        _ stored: StoredValue?, key: BlockKey, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64,
+        label: String
+    ) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.groups[key]?.publish(stored, parameter: parameter, for: flight, timestamp: timestamp)
+            if let instance = ScopeBlock.shutdownable(stored) { state.created.append((label, instance)) }
+        }
+    }
+
+    @usableFromInline
+    func publishAsync(
+        _ stored: StoredValue?, key: BlockKey, parameter: AnyHashable?, for flight: AsyncFlightBase,
+        timestamp: UInt64, label: String
+    ) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            state.groups[key]?.publishAsync(stored, parameter: parameter, for: flight, timestamp: timestamp)
+            if let instance = ScopeBlock.shutdownable(stored) { state.created.append((label, instance)) }
+        }
+    }
+
+    private static func shutdownable(_ stored: StoredValue?) -> (any Shutdownable)? {
+        switch stored {
+        case .strong(let box)?: return (box as? AnyValueBox)?.anyValue as? any Shutdownable
+        case .weak(let box)?: return box.object as? any Shutdownable
+        case nil: return nil
+        }
+    }
+
+    /// Ends the block: shuts its instances down in reverse order of creation, each once, logging
+    /// errors without stopping, then releases everything.
+    func close() async {
+        let created = state.withLock { state -> [(label: String, instance: any Shutdownable)] in
+            state.isClosed = true
+            defer {
+                state.created.removeAll()
+                state.groups.removeAll()
+            }
+            return state.created
+        }
+        for (label, instance) in created.reversed() {
+            do {
+                try await instance.shutdown()
+            } catch {
+                Diagnostics.log("FactoryKit: shutting down \(label) at the end of its scope failed: \(error)")
+            }
+        }
+    }
+}
