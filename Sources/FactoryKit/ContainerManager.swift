@@ -82,15 +82,19 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// - `.scope`: cached values only.
     /// - `.none`: nothing.
     ///
+    /// Cached instances that conform to ``Shutdownable`` and are dropped by the reset are shut down
+    /// in a task of their own, newest first, each once.
+    ///
     /// Singletons are not the container's and stay; use `Scope.singleton.reset()`. Values already
     /// handed out are never affected.
     public func reset(options: FactoryResetOptions = .all) {
-        state.withLock { state in
+        let dropped = state.withLock { state -> [StoredValue] in
+            var dropped: [StoredValue] = []
             switch options {
             case .all:
                 for record in state.records.values {
                     record.clearOptions()
-                    record.cache.removeAll()
+                    dropped += record.cache.drain()
                     record.cacheScope = nil
                 }
                 state.autoRegistration = .pending
@@ -105,11 +109,13 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             case .context:
                 for record in state.records.values { record.contexts = nil }
             case .scope:
-                for record in state.records.values { record.cache.removeAll() }
+                for record in state.records.values { dropped += record.cache.drain() }
             case .none:
                 break
             }
+            return dropped
         }
+        ScopedShutdown.schedule(dropped)
     }
 
     /// Drops this container's cached values made by one scope instance, such as a custom
@@ -125,11 +131,14 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             return
         }
         let id = ObjectIdentifier(scope)
-        state.withLock { state in
+        let dropped = state.withLock { state -> [StoredValue] in
+            var dropped: [StoredValue] = []
             for record in state.records.values where record.cacheScope == id {
-                record.cache.removeAll()
+                dropped += record.cache.drain()
             }
+            return dropped
         }
+        ScopedShutdown.schedule(dropped)
     }
 
     /// Saves this container's registrations, options, cached values and settings, to be restored

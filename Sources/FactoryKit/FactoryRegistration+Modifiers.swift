@@ -75,26 +75,24 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let singleton = container.manager.state.withLock { state -> Scope.Singleton? in
-            guard let record = state.existingRecord(for: key) else { return nil }
+        let (singleton, dropped) = container.manager.state.withLock { state -> (Scope.Singleton?, [StoredValue]) in
+            guard let record = state.existingRecord(for: key) else { return (nil, []) }
             let scope = (record.scope ?? state.defaultScope) as? Scope.Singleton
             switch resetOptions {
             case .all:
                 record.clearOptions()
-                record.cache.removeAll()
-                return scope
+                return (scope, record.cache.drain())
             case .registration:
                 record.registration = nil
             case .context:
                 record.contexts = nil
             case .scope:
-                record.cache.removeAll()
-                return scope
+                return (scope, record.cache.drain())
             case .none:
                 break
             }
-            return nil
+            return (nil, [])
         }
-        singleton?.remove(singletonKey)
+        ScopedShutdown.schedule(dropped + (singleton?.remove(singletonKey) ?? []))
     }
 }

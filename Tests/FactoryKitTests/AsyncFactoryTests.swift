@@ -267,4 +267,19 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         XCTAssertEqual(numbers, [1])
         XCTAssertEqual(counter.count, 1)
     }
+
+    func testTaskScopeGivesOneInstancePerBlock() async throws {
+        let (first, again) = try await Container.shared.withScope(.request) {
+            (try await Container.shared.requestAsyncLog(), try await Container.shared.requestAsyncLog())
+        }
+        XCTAssertTrue(first === again)
+        let other = try await Container.shared.withScope(.request) { try await Container.shared.requestAsyncLog() }
+        XCTAssertNotEqual(first.id, other.id)
+        do {
+            _ = try await Container.shared.requestAsyncLog()
+            XCTFail("expected InactiveScopeError")
+        } catch {
+            XCTAssertTrue(error is InactiveScopeError)
+        }
+    }
 }

@@ -130,3 +130,57 @@ struct TaskScopeTests {
             TestLog.lines(since: mark).contains { $0.contains("shutting down Container.requestSecond<Connection>") })
     }
 }
+
+/// Waits (briefly) for background shutdowns to reach `count` entries.
+private func entries(of journal: ShutdownJournal, count: Int) async throws -> [String] {
+    for _ in 0..<200 {
+        let entries = await journal.entries
+        if entries.count >= count { return entries }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return await journal.entries
+}
+
+@Suite(.container)
+struct ResetShutdownTests {
+    @Test func containerResetShutsDownCachedInstancesNewestFirst() async throws {
+        let journal = ShutdownJournal()
+        let older = Factory<Connection>(Container.shared, key: "shutdownOlder") {
+            Connection("older", journal: journal)
+        }
+        .cached
+        let newer = Factory<Connection>(Container.shared, key: "shutdownNewer") {
+            Connection("newer", journal: journal)
+        }
+        .cached
+        _ = older()
+        _ = newer()
+        Container.shared.manager.reset(options: .scope)
+        #expect(try await entries(of: journal, count: 2) == ["newer", "older"])
+        // Reset again: nothing left to shut down, nothing shut down twice.
+        Container.shared.reset()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await journal.entries == ["newer", "older"])
+    }
+
+    @Test func scopeAndFactoryResetsShutDownTheirInstances() async throws {
+        let journal = ShutdownJournal()
+        let session = Factory<Connection>(Container.shared, key: "shutdownSession") {
+            Connection("session", journal: journal)
+        }
+        .scope(.scopeTestSession)
+        let single = Factory<Connection>(Container.shared, key: "shutdownSingle") {
+            Connection("single", journal: journal)
+        }
+        .singleton
+        _ = session()
+        Container.shared.manager.reset(scope: .scopeTestSession)
+        #expect(try await entries(of: journal, count: 1) == ["session"])
+        _ = single()
+        single.reset(.scope)
+        #expect(try await entries(of: journal, count: 2) == ["session", "single"])
+        _ = single()
+        Scope.singleton.reset()
+        #expect(try await entries(of: journal, count: 3) == ["session", "single", "single"])
+    }
+}

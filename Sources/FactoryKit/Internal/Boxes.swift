@@ -3,6 +3,8 @@
 @usableFromInline
 final class ValueBox<T>: @unchecked Sendable {
     @usableFromInline let value: T
+    /// When the value was created, for shutting scoped instances down newest first.
+    @usableFromInline var order: UInt64 = 0
 
     @inlinable
     init(_ value: T) { self.value = value }
@@ -22,6 +24,7 @@ extension ValueBox: AnyValueBox {
 @usableFromInline
 final class WeakBox: @unchecked Sendable {
     @usableFromInline weak var object: AnyObject?
+    @usableFromInline var order: UInt64 = 0
 
     @inlinable
     init(_ object: AnyObject) { self.object = object }

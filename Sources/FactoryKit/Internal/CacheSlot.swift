@@ -13,11 +13,18 @@ extension StoredValue {
     @usableFromInline
     static func make<T>(_ value: T, in scope: Scope, describing factory: @autoclosure () -> String) -> StoredValue? {
         if scope.kind == .shared {
-            if let object = ValueInspection.object(in: value) { return .weak(WeakBox(object)) }
+            if let object = ValueInspection.object(in: value) {
+                let box = WeakBox(object)
+                box.order = ScopedShutdown.nextOrder()
+                return .weak(box)
+            }
             if !ValueInspection.isNil(value) { Scope.Shared.warnValueType(factory()) }
             return nil
         }
-        return ValueInspection.isNil(value) ? nil : .strong(ValueBox(value))
+        guard !ValueInspection.isNil(value) else { return nil }
+        let box = ValueBox(value)
+        box.order = ScopedShutdown.nextOrder()
+        return .strong(box)
     }
 }
 
@@ -202,6 +209,15 @@ struct SlotGroup {
     mutating func removeAll() {
         slot = nil
         if !byParameter.isEmpty { byParameter.removeAll() }
+    }
+
+    /// Empties the group and hands over the values it held, for shutting down.
+    mutating func drain() -> [StoredValue] {
+        var values: [StoredValue] = []
+        if case .value(let stored, _)? = slot { values.append(stored) }
+        for case .value(let stored, _) in byParameter.values { values.append(stored) }
+        removeAll()
+        return values
     }
 
     /// A copy with only finished values, for snapshots and singleton clones.

@@ -20,11 +20,20 @@ extension Scope {
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
         /// Instances already handed out are unaffected.
+        ///
+        /// Singletons that conform to ``Shutdownable`` are shut down in a task of their own, newest
+        /// first, each once.
         public func reset() {
-            storage.withLock { entries in
-                for entry in entries.values { entry.isRemoved = true }
+            let dropped = storage.withLock { entries -> [StoredValue] in
+                var dropped: [StoredValue] = []
+                for entry in entries.values {
+                    entry.isRemoved = true
+                    dropped += entry.group.drain()
+                }
                 entries.removeAll()
+                return dropped
             }
+            ScopedShutdown.schedule(dropped)
         }
 
         /// Returns a new singleton cache that starts with this one's current values.
@@ -109,8 +118,13 @@ extension Scope {
 
         /// Drops one factory's values (every parameter variant).
         @usableFromInline
-        func remove(_ key: SingletonKey) {
-            storage.withLock { entries in entries.removeValue(forKey: key)?.isRemoved = true }
+        @discardableResult
+        func remove(_ key: SingletonKey) -> [StoredValue] {
+            storage.withLock { entries in
+                guard let entry = entries.removeValue(forKey: key) else { return [] }
+                entry.isRemoved = true
+                return entry.group.drain()
+            }
         }
     }
 }

@@ -73,6 +73,62 @@ extension ManagedContainer {
     }
 }
 
+/// Shuts down scoped instances that conform to ``Shutdownable`` when their scope or container is
+/// reset: newest first, each once, errors logged.
+enum ScopedShutdown {
+    private static let counter = Locked<UInt64>(0)
+
+    /// A number that grows with every scoped value created in the process.
+    @usableFromInline
+    static func nextOrder() -> UInt64 {
+        counter.withLock { value in
+            value &+= 1
+            return value
+        }
+    }
+
+    /// The shut-down-able instances among `values`, newest first.
+    static func instances(in values: [StoredValue]) -> [any Shutdownable] {
+        values.compactMap { stored -> (UInt64, any Shutdownable)? in
+            switch stored {
+            case .strong(let box):
+                guard let instance = (box as? AnyValueBox)?.anyValue as? any Shutdownable else { return nil }
+                return ((box as? any OrderedBox)?.creationOrder ?? 0, instance)
+            case .weak(let box):
+                guard let instance = box.object as? any Shutdownable else { return nil }
+                return (box.order, instance)
+            }
+        }
+        .sorted { $0.0 > $1.0 }
+        .map(\.1)
+    }
+
+    /// Starts shutting down the instances among `values`. Resets are synchronous, so the work
+    /// runs in a task of its own.
+    static func schedule(_ values: [StoredValue]) {
+        let instances = UncheckedSendable(instances(in: values))
+        guard !instances.value.isEmpty else { return }
+        Task.detached {
+            for instance in instances.value {
+                do {
+                    try await instance.shutdown()
+                } catch {
+                    Diagnostics.log("FactoryKit: shutting down \(type(of: instance)) after a reset failed: \(error)")
+                }
+            }
+        }
+    }
+}
+
+/// Reaches the creation order of a `ValueBox` without knowing its type.
+protocol OrderedBox {
+    var creationOrder: UInt64 { get }
+}
+
+extension ValueBox: OrderedBox {
+    var creationOrder: UInt64 { order }
+}
+
 /// Identifies a factory's values inside a block: the container and the factory.
 @usableFromInline
 struct BlockKey: Hashable, Sendable {
