@@ -208,6 +208,26 @@ struct AsyncFactoryTests {
         await #expect(throws: DependencyCycleError.self) { try await Container.shared.asyncScopedCycleB() }
     }
 
+    @Test func onceAndTimeToLive() async throws {
+        let counter = Counter()
+        let timed = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncTimed") {
+            AsyncDatabase(name: "timed", number: counter.next())
+        }.cached.timeToLive(0.05)
+        let first = try await timed()
+        #expect(try await timed() === first)
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(try await timed() !== first)
+
+        let definition = { (container: Container) in
+            AsyncFactory<AsyncDatabase>(container, key: "asyncOnce2") { AsyncDatabase(name: "definition") }
+                .cached.once()
+        }
+        let cached = try await definition(Container.shared)()
+        #expect(try await definition(Container.shared)() === cached)
+        _ = definition(Container.shared).unique
+        #expect(try await definition(Container.shared)() !== definition(Container.shared)())
+    }
+
     @Test func sameFactoryOnAnotherContainerIsNotACycle() async throws {
         let other = Container()
         let factory = AsyncFactory<String>(Container.shared, key: "asyncNested") {
@@ -243,6 +263,25 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         Container.shared.asyncUnique { AsyncDatabase(name: "xc") }
         let registered = try await Container.shared.asyncUnique()
         XCTAssertEqual(registered.name, "xc")
+    }
+
+    func testErrorsAreNotCached() async throws {
+        let attempts = Counter()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncXCFailing") {
+            let attempt = attempts.next()
+            if attempt == 1 { throw AsyncOpenError(attempt: attempt) }
+            return AsyncDatabase(name: "ok", number: attempt)
+        }.singleton
+        do {
+            _ = try await factory()
+            XCTFail("expected the first attempt to fail")
+        } catch {
+            XCTAssertEqual(error as? AsyncOpenError, AsyncOpenError(attempt: 1))
+        }
+        let value = try await factory()
+        XCTAssertEqual(value.number, 2)
+        let again = try await factory()
+        XCTAssertTrue(again === value)
     }
 
     func testCycleThrows() async {
