@@ -30,6 +30,11 @@ extension AsyncFactoryRegistration {
         try AsyncResolution.checkCycle(entering: frame, stack: stack)
 
         var plan = makePlan(parameter)
+        if Diagnostics.isObserving {
+            _ = Diagnostics.observe(
+                container: type(of: container), name: key.name, result: T.self, scope: plan.scope,
+                parent: stack.last?.description, chain: nil)
+        }
         var singletonEntry: SingletonEntry?
         var block: ScopeBlock?
         if let singleton = plan.scope as? Scope.Singleton {

@@ -29,20 +29,24 @@ extension FactoryRegistration {
     /// resolutions wait for the one creating it.
     @inlinable
     func resolve(_ parameter: P) -> T {
-        if Diagnostics.isTracing { return resolveTracing(parameter) }
+        if Diagnostics.isObserving { return resolveObserved(parameter) }
         let plan = makePlan(parameter)
         let (value, tag) = produce(plan, parameter)
         decorate(value, plan: plan, instantiated: tag != "C")
         return value
     }
 
+    /// Resolves while the trace or a dependency-graph recording watches.
     @usableFromInline
-    func resolveTracing(_ parameter: P) -> T {
+    func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let line = chain.beginTrace(description)
         let plan = makePlan(parameter)
+        let line = Diagnostics.observe(
+            container: type(of: container), name: key.name, result: T.self, scope: plan.scope,
+            // Inside an async factory's closure the parent is on the task's async stack.
+            parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description, chain: chain)
         let (value, tag) = produce(plan, parameter)
-        chain.completeTrace(line, tag: tag, value: value)
+        if let line { chain.completeTrace(line, tag: tag, value: value) }
         decorate(value, plan: plan, instantiated: tag != "C")
         return value
     }

@@ -7,7 +7,11 @@ enum Diagnostics {
     @usableFromInline
     struct Settings {
         var trace = false {
-            didSet { Diagnostics.tracing.set(trace) }
+            didSet { Diagnostics.observing.set(trace || !recorders.isEmpty) }
+        }
+        /// Dependency-graph recordings in progress.
+        var recorders: [GraphRecorder] = [] {
+            didSet { Diagnostics.observing.set(trace || !recorders.isEmpty) }
         }
         var logger: (String) -> Void = { print($0) }
         var circularDependencyTesting = true
@@ -17,12 +21,42 @@ enum Diagnostics {
     @usableFromInline
     static let settings = Locked(Settings())
 
-    /// A copy of `settings.trace` that resolutions read without taking the lock.
+    /// Whether anything watches resolutions (the trace or a graph recording): the one check a
+    /// resolution makes, without taking the lock.
     @usableFromInline
-    static let tracing = AtomicFlag()
+    static let observing = AtomicFlag()
 
     @inlinable
-    static var isTracing: Bool { tracing.value }
+    static var isObserving: Bool { observing.value }
+
+    /// Notes one resolution for the trace (returning the trace line to complete, if tracing) and
+    /// for graph recordings.
+    @usableFromInline
+    static func observe(
+        container: Any.Type, name: StaticString, result: Any.Type, scope: Scope?, parent: String?,
+        chain: ResolutionChain?
+    ) -> Int? {
+        let (tracing, recorders) = settings.withLock { ($0.trace, $0.recorders) }
+        let description = describe(container: container, name: name, result: result)
+        if !recorders.isEmpty {
+            let node = DependencyGraph.Node(
+                container: "\(container)", factory: "\(name)", type: "\(result)", scope: scopeName(scope))
+            for recorder in recorders { recorder.note(node, id: description, parent: parent) }
+        }
+        guard tracing, let chain else { return nil }
+        return chain.beginTrace(description)
+    }
+
+    static func scopeName(_ scope: Scope?) -> String {
+        switch scope?.kind ?? .unique {
+        case .unique: return "unique"
+        case .cached: return "cached"
+        case .shared: return "shared"
+        case .singleton: return "singleton"
+        case .graph: return "graph"
+        case .taskBound: return "task-bound"
+        }
+    }
 
     /// Sends a line to the user's logger, outside the lock so the logger may itself use FactoryKit.
     static func log(_ message: String) {
