@@ -32,7 +32,7 @@ extension AsyncFactoryRegistration {
         var plan = makePlan(parameter)
         if Diagnostics.isObserving {
             _ = Diagnostics.observe(
-                container: type(of: container), name: key.name, result: T.self, scope: plan.scope,
+                container: container, name: key.name, result: T.self, scope: plan.scope,
                 parent: stack.last?.description, chain: nil)
         }
         var singletonEntry: SingletonEntry?

@@ -125,6 +125,17 @@ public struct DependencyGraph: Sendable, Codable, Equatable {
 
 /// Collects one recording's nodes and edges; shared by every thread that resolves meanwhile.
 final class GraphRecorder: @unchecked Sendable {
+    /// The one container whose resolutions this recorder keeps, or nil for all.
+    private let only: ObjectIdentifier?
+
+    init(only container: (any ManagedContainer)? = nil) {
+        only = container.map { ObjectIdentifier($0) }
+    }
+
+    func records(_ container: any ManagedContainer) -> Bool {
+        only == nil || only == ObjectIdentifier(container)
+    }
+
     private struct State {
         var graph = DependencyGraph()
         var nodeIDs: Set<String> = []

@@ -27,9 +27,10 @@ extension FactoryIdentity {
     /// Stores a registration and invalidates the values cached for this factory, whatever its
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
-    func register(_ box: AnyObject) {
+    func register(_ box: AnyObject, validator: FactoryValidator? = nil) {
         write { record, state in
             record.registration = box
+            record.validator = validator
             guard !state.isAutoRegistering else { return }
             record.cache.removeAll()
             if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {

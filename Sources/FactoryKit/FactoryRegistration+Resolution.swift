@@ -42,7 +42,7 @@ extension FactoryRegistration {
         let chain = ResolutionChain.current
         let plan = makePlan(parameter)
         let line = Diagnostics.observe(
-            container: type(of: container), name: key.name, result: T.self, scope: plan.scope,
+            container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack.
             parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description, chain: chain)
         let (value, tag) = produce(plan, parameter)

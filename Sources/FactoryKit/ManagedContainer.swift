@@ -86,8 +86,15 @@ extension ManagedContainer {
 
     /// Stops at the `promised()` definition, where the missing registration is easiest to see.
     private func unregisteredPromise<T>(key: StaticString, result: T?.Type, file: StaticString, line: UInt) -> T? {
-        guard manager.promiseTriggersError else { return nil }
         let name = Diagnostics.describe(container: type(of: self), name: key, result: T?.self)
+        if let sink = ValidationSink.current {
+            sink.report(
+                ValidationIssue(
+                    kind: .unregisteredPromise, factory: name,
+                    message: "\(name) was promised but never registered: register it, for example in autoRegister()."))
+            return nil
+        }
+        guard manager.promiseTriggersError else { return nil }
         let message =
             "\(name) was promised but never registered. Register it before resolving it "
             + "(for example `\(type(of: self)).shared.\(key).register { ... }` or in autoRegister()), "

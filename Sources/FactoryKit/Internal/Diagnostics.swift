@@ -33,15 +33,18 @@ enum Diagnostics {
     /// for graph recordings.
     @usableFromInline
     static func observe(
-        container: Any.Type, name: StaticString, result: Any.Type, scope: Scope?, parent: String?,
+        container: any ManagedContainer, name: StaticString, result: Any.Type, scope: Scope?, parent: String?,
         chain: ResolutionChain?
     ) -> Int? {
         let (tracing, recorders) = settings.withLock { ($0.trace, $0.recorders) }
-        let description = describe(container: container, name: name, result: result)
+        let containerType = type(of: container)
+        let description = describe(container: containerType, name: name, result: result)
         if !recorders.isEmpty {
             let node = DependencyGraph.Node(
-                container: "\(container)", factory: "\(name)", type: "\(result)", scope: scopeName(scope))
-            for recorder in recorders { recorder.note(node, id: description, parent: parent) }
+                container: "\(containerType)", factory: "\(name)", type: "\(result)", scope: scopeName(scope))
+            for recorder in recorders where recorder.records(container) {
+                recorder.note(node, id: description, parent: parent)
+            }
         }
         guard tracing, let chain else { return nil }
         return chain.beginTrace(description)

@@ -25,6 +25,9 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
     @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier?
 
+    /// Resolves the registered factory for `validate`, which cannot name it otherwise.
+    @usableFromInline @exclusivity(unchecked) var validator: FactoryValidator?
+
     /// The factory's entry in the singleton cache it last used; checked before use.
     @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry?
 

@@ -1,0 +1,117 @@
+import FactoryKit
+import FactoryTesting
+import Foundation
+import Testing
+
+struct ValidationFailure: Error, CustomStringConvertible {
+    var description: String { "disk full" }
+}
+
+final class ValidationService: @unchecked Sendable {}
+
+let validationSingletonCounter = Counter()
+
+extension Container {
+    var validationGood: Factory<ValidationService> { self { ValidationService() } }
+    var validationThrows: AsyncFactory<ValidationService> { self { throw ValidationFailure() } }
+    var validationCycleA: AsyncFactory<ValidationService> {
+        self {
+            _ = try await self.validationCycleB()
+            return ValidationService()
+        }
+    }
+    var validationCycleB: AsyncFactory<ValidationService> {
+        self {
+            _ = try await self.validationCycleA()
+            return ValidationService()
+        }
+    }
+    var validationPromise: Factory<ValidationService?> { promised() }
+    var validationUsesPromise: Factory<ValidationService> { self { self.validationPromise() ?? ValidationService() } }
+    var validationSingleton: Factory<ValidationService> {
+        self {
+            _ = self.validationGood()
+            _ = validationSingletonCounter.next()
+            return ValidationService()
+        }.singleton
+    }
+}
+
+final class ValidationAutoContainer: SharedContainer, AutoRegistering {
+    static let shared = ValidationAutoContainer()
+    let manager = ContainerManager()
+    var fine: Factory<String> { self { "fine" } }
+    var broken: AsyncFactory<String> { self { "definition" } }
+    func autoRegister() {
+        fine.register { "registered" }
+        broken.register { throw ValidationFailure() }
+    }
+}
+
+@Suite(.container)
+struct ValidationTests {
+    @Test func soundWiringHasNoIssues() async throws {
+        #expect(try await Container.shared.validate(\.validationGood).isEmpty)
+        Container.shared.validationPromise.register { ValidationService() }
+        // Validation resolves in a fresh container: registrations on this one do not count.
+        #expect(try await Container.shared.validate(\.validationUsesPromise).count == 1)
+    }
+
+    @Test func reportsAnAsyncFactoryThatThrows() async throws {
+        let issues = try await Container.shared.validate(\.validationThrows)
+        #expect(
+            issues == [
+                ValidationIssue(
+                    kind: .threw, factory: "Container.validationThrows<ValidationService>",
+                    message: "Container.validationThrows<ValidationService> threw: disk full")
+            ])
+    }
+
+    @Test func reportsAnAsyncCycleWithItsPath() async throws {
+        let issues = try await Container.shared.validate(\.validationCycleA)
+        #expect(issues.map(\.kind) == [.cycle])
+        #expect(
+            issues.first?.message.hasPrefix(
+                "Dependency cycle: Container.validationCycleA<ValidationService> → Container.validationCycleB<ValidationService> → Container.validationCycleA<ValidationService>."
+            ) == true)
+    }
+
+    @Test func reportsAPromiseNeverRegistered() async throws {
+        let issues = try await Container.shared.validate(\.validationUsesPromise)
+        #expect(
+            issues == [
+                ValidationIssue(
+                    kind: .unregisteredPromise, factory: "Container.validationPromise<Optional<ValidationService>>",
+                    message:
+                        "Container.validationPromise<Optional<ValidationService>> was promised but never registered: register it, for example in autoRegister()."
+                )
+            ])
+    }
+
+    @Test func reportsASingletonCapturingAUniqueValue() async throws {
+        let issues = try await Container.shared.validate(\.validationSingleton)
+        #expect(
+            issues == [
+                ValidationIssue(
+                    kind: .scopeSmell, factory: "Container.validationSingleton<ValidationService>",
+                    message:
+                        "Container.validationSingleton<ValidationService> is a singleton but depends on Container.validationGood<ValidationService>, which is unique: the singleton keeps the first one forever. Make Container.validationGood<ValidationService> a singleton too, or resolve it when it is needed."
+                )
+            ])
+    }
+
+    @Test func validationUsesItsOwnSingletonsAndContainer() async throws {
+        let before = validationSingletonCounter.count
+        _ = try await Container.shared.validate(\.validationSingleton)
+        _ = try await Container.shared.validate(\.validationSingleton)
+        #expect(validationSingletonCounter.count == before + 2)
+        _ = Container.shared.validationSingleton()
+        #expect(validationSingletonCounter.count == before + 3)
+    }
+
+    @Test func withNoFactoriesListedValidatesEverythingRegistered() async throws {
+        let issues = try await ValidationAutoContainer.shared.validate(in: ValidationAutoContainer())
+        #expect(issues.map(\.factory) == ["ValidationAutoContainer.broken<String>"])
+        #expect(issues.map(\.kind) == [.threw])
+    }
+}
