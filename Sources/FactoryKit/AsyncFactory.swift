@@ -54,7 +54,8 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
     @discardableResult
     public func register(factory: @escaping AsyncFactoryType<T>) -> Self {
-        registration.register(AsyncClosureBox<Void, T> { _, _ in try await factory() }, validator: validator)
+        registration.register(
+            AsyncClosureBox<Void, T> { _, _ in try await factory() }, validator: AsyncValidator<T>.self)
         return self
     }
 
@@ -156,20 +157,4 @@ final class AsyncClosureBox<P, T>: @unchecked Sendable {
 }
 
 extension AsyncFactory: Sendable {}
-
-extension AsyncFactory {
-    /// Resolves this factory on another container of the same kind, for `validate`.
-    var validator: FactoryValidator {
-        let key = registration.key.name
-        let site = registration.site
-        let description = registration.description
-        return { container in
-            await ValidationSink.issue(resolving: description) {
-                _ = try await AsyncFactory<T>(container, key: key, file: site.file, line: site.line) {
-                    fatalError("registered")
-                }()
-            }
-        }
-    }
-}
 extension AsyncParameterFactory: Sendable {}

@@ -65,7 +65,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// ``ManagedContainer/register(_:factory:)-(KeyPath<Self,Factory<T>>,_)``.
     @discardableResult
     public func register(factory: @escaping VoidFactoryType<T>) -> Self {
-        registration.register(ClosureBox<Void, T> { _, _ in factory() }, validator: validator)
+        registration.register(ClosureBox<Void, T> { _, _ in factory() }, validator: SyncValidator<T>.self)
         return self
     }
 
@@ -77,15 +77,3 @@ public nonisolated struct Factory<T>: FactoryModifying {
 }
 
 extension Factory: @unchecked Sendable where T: Sendable {}
-
-extension Factory {
-    /// Resolves this factory on another container of the same kind, for `validate`.
-    var validator: FactoryValidator {
-        let key = registration.key.name
-        let site = registration.site
-        return { container in
-            _ = Factory<T>(container, key: key, file: site.file, line: site.line) { fatalError("registered") }()
-            return nil
-        }
-    }
-}

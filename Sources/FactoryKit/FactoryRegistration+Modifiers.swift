@@ -27,10 +27,11 @@ extension FactoryIdentity {
     /// Stores a registration and invalidates the values cached for this factory, whatever its
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
-    func register(_ box: AnyObject, validator: FactoryValidator? = nil) {
+    func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
         write { record, state in
             record.registration = box
             record.validator = validator
+            record.validatorSite = site
             guard !state.isAutoRegistering else { return }
             record.cache.removeAll()
             if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {

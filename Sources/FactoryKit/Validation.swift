@@ -89,7 +89,8 @@ extension ManagedContainer {
     func registeredFactories() -> [any ValidatableFactory] {
         manager.withState(of: self) { state in
             state.records.values.compactMap { record in
-                record.validator.map { validator in BoundValidator(container: self, validate: validator) }
+                guard let validator = record.validator, let site = record.validatorSite else { return nil }
+                return BoundValidator(container: self, name: record.key.name, site: site, validator: validator)
             }
         }
     }
@@ -123,15 +124,45 @@ protocol ValidatableFactory {
     func validationIssue() async -> ValidationIssue?
 }
 
-/// Resolves a registered factory on a given container, for validating what `autoRegister()` set up.
+/// Resolves a registered factory, named by its key and definition site, on a given container: how
+/// validation reaches what `autoRegister()` set up.
 @usableFromInline
-typealias FactoryValidator = @Sendable (any ManagedContainer) async -> ValidationIssue?
+protocol FactoryValidating {
+    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+        -> ValidationIssue?
+}
+
+@usableFromInline
+enum SyncValidator<T>: FactoryValidating {
+    @usableFromInline
+    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+        -> ValidationIssue?
+    {
+        _ = Factory<T>(container, key: name, file: site.file, line: site.line) { fatalError("registered") }()
+        return nil
+    }
+}
+
+@usableFromInline
+enum AsyncValidator<T>: FactoryValidating {
+    @usableFromInline
+    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+        -> ValidationIssue?
+    {
+        let factory = AsyncFactory<T>(container, key: name, file: site.file, line: site.line) {
+            fatalError("registered")
+        }
+        return await ValidationSink.issue(resolving: factory.registration.description) { _ = try await factory() }
+    }
+}
 
 struct BoundValidator: ValidatableFactory {
     let container: any ManagedContainer
-    let validate: FactoryValidator
+    let name: StaticString
+    let site: DefinitionSite
+    let validator: any FactoryValidating.Type
 
-    func validationIssue() async -> ValidationIssue? { await validate(container) }
+    func validationIssue() async -> ValidationIssue? { await validator.validate(container, name: name, site: site) }
 }
 
 extension Factory: ValidatableFactory {

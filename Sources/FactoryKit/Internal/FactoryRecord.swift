@@ -25,8 +25,11 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
     @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier?
 
-    /// Resolves the registered factory for `validate`, which cannot name it otherwise.
-    @usableFromInline @exclusivity(unchecked) var validator: FactoryValidator?
+    /// How `validate` resolves the registered factory, which it cannot name otherwise: a type, so
+    /// remembering it allocates nothing.
+    @usableFromInline @exclusivity(unchecked) var validator: (any FactoryValidating.Type)?
+    /// Where the registered factory was defined, for `validator`.
+    @usableFromInline @exclusivity(unchecked) var validatorSite: DefinitionSite?
 
     /// The factory's entry in the singleton cache it last used; checked before use.
     @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry?
