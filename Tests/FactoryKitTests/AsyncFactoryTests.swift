@@ -325,4 +325,40 @@ final class AsyncFactoryXCTests: ContainerTestCase {
             XCTAssertTrue(error is InactiveScopeError)
         }
     }
+
+    func testACancelledWaiterLeavesWhileTheCreationGoesOn() async throws {
+        let gate = AsyncGate()
+        let factory = AsyncFactory<AsyncDatabase>(Container.shared, key: "asyncXCCancel") {
+            AsyncDatabase(name: "slow", number: await gate.enter())
+        }.cached
+        let patient = Task { try await factory() }
+        let impatient = Task { try await factory() }
+        try await Task.sleep(for: .milliseconds(30))
+        impatient.cancel()
+        do {
+            _ = try await impatient.value
+            XCTFail("expected CancellationError")
+        } catch {
+            XCTAssertTrue(error is CancellationError)
+        }
+        await gate.open()
+        let value = try await patient.value
+        XCTAssertEqual(value.name, "slow")
+    }
+
+    func testBlockEndShutsInstancesDownNewestFirst() async throws {
+        let journal = ShutdownJournal()
+        let first = Factory<Connection>(Container.shared, key: "xcShutdownFirst") { Connection("a", journal: journal) }
+            .scope(.request)
+        let second = Factory<Connection>(Container.shared, key: "xcShutdownSecond") {
+            Connection("b", journal: journal)
+        }
+        .scope(.request)
+        await Container.shared.withScope(.request) {
+            _ = first()
+            _ = second()
+        }
+        let entries = await journal.entries
+        XCTAssertEqual(entries, ["b", "a"])
+    }
 }
