@@ -80,23 +80,31 @@ func monotonicNanoseconds() -> UInt64 {
 }
 
 extension Optional where Wrapped == CacheSlot {
+    /// The value the slot holds if it is still live: not expired (a hit slides its time to live)
+    /// and, for a weak value, not released. `boxed` tells whether the object is a `ValueBox`.
+    @inlinable
+    mutating func liveValue(timeToLive: UInt64?) -> (object: AnyObject, boxed: Bool)? {
+        guard case .value(let stored, let touched)? = self else { return nil }
+        if let timeToLive {
+            let now = monotonicNanoseconds()
+            guard touched &+ timeToLive > now else { return nil }
+            self = .value(stored, touched: now)
+        }
+        switch stored {
+        case .strong(let box):
+            return (box, true)
+        case .weak(let box):
+            return box.object.map { ($0, false) }
+        }
+    }
+
     /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
     /// of whoever owns the slot; `reserve` only allocates the in-flight record.
     @inlinable
     mutating func lookup(timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         switch self {
-        case .value(let stored, let touched)?:
-            if let timeToLive {
-                let now = monotonicNanoseconds()
-                guard touched &+ timeToLive > now else { break }
-                self = .value(stored, touched: now)
-            }
-            switch stored {
-            case .strong(let box):
-                return .hit(box, boxed: true)
-            case .weak(let box):
-                if let object = box.object { return .hit(object, boxed: false) }
-            }
+        case .value?:
+            if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
         case .pending(let flight)?:
             return .wait(flight)
         case .pendingAsync?:
@@ -114,18 +122,8 @@ extension Optional where Wrapped == CacheSlot {
     @inlinable
     mutating func lookupAsync(timeToLive: UInt64?, reserve: () -> AsyncFlightBase) -> AsyncSlotLookup {
         switch self {
-        case .value(let stored, let touched)?:
-            if let timeToLive {
-                let now = monotonicNanoseconds()
-                guard touched &+ timeToLive > now else { break }
-                self = .value(stored, touched: now)
-            }
-            switch stored {
-            case .strong(let box):
-                return .hit(box, boxed: true)
-            case .weak(let box):
-                if let object = box.object { return .hit(object, boxed: false) }
-            }
+        case .value?:
+            if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
         case .pendingAsync(let flight)?:
             return .join(flight)
         case .pending?:
