@@ -361,4 +361,46 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         let entries = await journal.entries
         XCTAssertEqual(entries, ["b", "a"])
     }
+
+    func testNestedAndConcurrentBlocksAreIndependent() async {
+        await Container.shared.withScope(.request) {
+            let outer = Container.shared.requestLog()
+            await Container.shared.withScope(.request) {
+                XCTAssertFalse(Container.shared.requestLog() === outer)
+            }
+            XCTAssertTrue(Container.shared.requestLog() === outer)
+        }
+        let ids = await withTaskGroup(of: UUID.self) { group in
+            for _ in 0..<4 {
+                group.addTask { await Container.shared.withScope(.request) { Container.shared.requestLog().id } }
+            }
+            return await group.reduce(into: Set<UUID>()) { $0.insert($1) }
+        }
+        XCTAssertEqual(ids.count, 4)
+    }
+
+    func testResetShutsDownCachedInstances() async throws {
+        let journal = ShutdownJournal()
+        let factory = Factory<Connection>(Container.shared, key: "xcResetShutdown") {
+            Connection("cached", journal: journal)
+        }
+        .cached
+        _ = factory()
+        Container.shared.reset()
+        for _ in 0..<200 where await journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        let entries = await journal.entries
+        XCTAssertEqual(entries, ["cached"])
+    }
+
+    func testAsyncContextOverrideAndDecorator() async throws {
+        let seen = LogRecorder()
+        let factory = Container.shared.asyncUnique
+            .onArg("xc-async-context") { AsyncDatabase(name: "arg") }
+            .decorator { database in seen.record(database.name) }
+        FactoryContext.setArg("xc-async-context", forKey: "xc-async-context")
+        defer { FactoryContext.removeArg(forKey: "xc-async-context") }
+        let value = try await factory()
+        XCTAssertEqual(value.name, "arg")
+        XCTAssertEqual(seen.lines, ["arg"])
+    }
 }
