@@ -9,7 +9,8 @@ struct ValidationFailure: Error, CustomStringConvertible {
 
 final class ValidationService: @unchecked Sendable {}
 
-let validationSingletonCounter = Counter()
+/// Counts only the creations of `validationCountedSingleton`, which a single test resolves.
+let validationIsolationCounter = Counter()
 
 extension Container {
     var validationGood: Factory<ValidationService> { self { ValidationService() } }
@@ -28,10 +29,15 @@ extension Container {
     }
     var validationPromise: Factory<ValidationService?> { promised() }
     var validationUsesPromise: Factory<ValidationService> { self { self.validationPromise() ?? ValidationService() } }
+    var validationCountedSingleton: Factory<ValidationService> {
+        self {
+            _ = validationIsolationCounter.next()
+            return ValidationService()
+        }.singleton
+    }
     var validationSingleton: Factory<ValidationService> {
         self {
             _ = self.validationGood()
-            _ = validationSingletonCounter.next()
             return ValidationService()
         }.singleton
     }
@@ -101,12 +107,13 @@ struct ValidationTests {
     }
 
     @Test func validationUsesItsOwnSingletonsAndContainer() async throws {
-        let before = validationSingletonCounter.count
-        _ = try await Container.shared.validate(\.validationSingleton)
-        _ = try await Container.shared.validate(\.validationSingleton)
-        #expect(validationSingletonCounter.count == before + 2)
-        _ = Container.shared.validationSingleton()
-        #expect(validationSingletonCounter.count == before + 3)
+        // Each validation creates the singleton in its own singleton cache, and none of them is
+        // the process's (here, the test's) singleton.
+        _ = try await Container.shared.validate(\.validationCountedSingleton)
+        _ = try await Container.shared.validate(\.validationCountedSingleton)
+        #expect(validationIsolationCounter.count == 2)
+        _ = Container.shared.validationCountedSingleton()
+        #expect(validationIsolationCounter.count == 3)
     }
 
     @Test func withNoFactoriesListedValidatesEverythingRegistered() async throws {
