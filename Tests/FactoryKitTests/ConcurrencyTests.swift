@@ -213,7 +213,7 @@ struct WaitingTests {
         container.manager.waitWarningInterval = 0.05
         defer { container.manager.waitWarningInterval = previous }
         let factory = Factory<Counted>(container, key: "waitingSlow") {
-            Thread.sleep(forTimeInterval: 0.4)
+            Thread.sleep(forTimeInterval: 1.0)
             return Counted(Counter())
         }.cached
         runConcurrently(2) { _ in _ = factory() }
