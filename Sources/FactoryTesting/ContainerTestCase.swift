@@ -19,7 +19,7 @@
     ///
     /// Nothing is reset globally, so no state leaks between tests, and `Container.shared` outside the
     /// tests is never touched. To isolate a custom container too, override ``invokeTest()`` and wrap
-    /// `super.invokeTest()` in ``withTestContainer(_:_:singletons:_:)-(_,_,_,()->Result)``.
+    /// `super.invokeTest()` in `withTestContainer(MyContainer.$shared, MyContainer()) { ... }`.
     open class ContainerTestCase: XCTestCase {
         /// The singletons each test starts with; ``SingletonIsolation/cloned`` unless overridden.
         open var singletonIsolation: SingletonIsolation { .cloned }
