@@ -14,6 +14,11 @@ extension Container {
     var modifierOnce: Factory<any Greeting> {
         self { Greeter("definition") }.cached.onArg("modifier-once-arg") { MockGreeter("arg") }.once()
     }
+    /// The same shape as `modifierOnce`, with an argument only `onceBlocksModifiersBeforeItOnLaterAccesses`
+    /// sets, so the two tests can run in parallel.
+    var modifierOnceBlocked: Factory<any Greeting> {
+        self { Greeter("definition") }.cached.onArg("modifier-once-blocked") { MockGreeter("arg") }.once()
+    }
     var modifierArg: Factory<any Greeting> {
         self { Greeter("plain") }.onArg("modifier-arg-light") { MockGreeter("light") }
     }
@@ -63,7 +68,6 @@ struct ModifierTests {
         FactoryContext.setArg("modifier-arg-light", forKey: "modifier-theme")
         defer { FactoryContext.removeArg(forKey: "modifier-theme") }
         #expect(Container.shared.modifierArg().text == "light")
-        #expect(Container.shared.modifierParameterArg(1) == "plain 1")
     }
 
     @Test func argsContextMatchesAnyOfItsArguments() {
@@ -79,11 +83,14 @@ struct ModifierTests {
     }
 
     @Test func contextBeatsRegistration() {
-        Container.shared.modifierArg.register { MockGreeter("registered") }
-        #expect(Container.shared.modifierArg().text == "registered")
-        FactoryContext.setArg("modifier-arg-light", forKey: "modifier-context-beats")
+        // A factory and an argument of its own: runtime arguments are process-wide.
+        let factory = Factory<any Greeting>(Container.shared, key: "modifierContextBeats") { Greeter("plain") }
+            .onArg("modifier-context-beats") { MockGreeter("light") }
+        factory.register { MockGreeter("registered") }
+        #expect(factory().text == "registered")
+        FactoryContext.setArg("modifier-context-beats", forKey: "modifier-context-beats")
         defer { FactoryContext.removeArg(forKey: "modifier-context-beats") }
-        #expect(Container.shared.modifierArg().text == "light")
+        #expect(factory().text == "light")
     }
 
     @Test func contextsNeverClearACachedValue() {
@@ -118,13 +125,13 @@ struct ModifierTests {
     }
 
     @Test func onceBlocksModifiersBeforeItOnLaterAccesses() {
-        _ = Container.shared.modifierOnce()
-        FactoryContext.setArg("modifier-once-arg", forKey: "modifier-once")
-        defer { FactoryContext.removeArg(forKey: "modifier-once") }
+        _ = Container.shared.modifierOnceBlocked()
+        FactoryContext.setArg("modifier-once-blocked", forKey: "modifier-once-blocked")
+        defer { FactoryContext.removeArg(forKey: "modifier-once-blocked") }
         // The override was written on the first access; a reset of contexts removes it for good.
-        Container.shared.modifierOnce.reset(.context)
-        Container.shared.modifierOnce.reset(.scope)
-        #expect(Container.shared.modifierOnce().text == "definition")
+        Container.shared.modifierOnceBlocked.reset(.context)
+        Container.shared.modifierOnceBlocked.reset(.scope)
+        #expect(Container.shared.modifierOnceBlocked().text == "definition")
     }
 
     @Test func timeToLiveOnUniqueDoesNothing() {
