@@ -125,4 +125,25 @@ struct ContextSelectionTests {
             #expect(factory(5) == "original 5")
         }
     }
+
+    // Tests that read the flags the tests above change live here, so they never run meanwhile.
+
+    @Test func factoryContextDescribesTheProcess() {
+        let context = FactoryContext.current
+        #expect(!context.arguments.isEmpty)
+        #expect(!context.isPreview)
+        #if DEBUG
+            #expect(context.isDebug)
+        #else
+            #expect(!context.isDebug)
+        #endif
+    }
+
+    @Test func promiseErrorsDefaultToDebugBuilds() {
+        #if DEBUG
+            #expect(Container().manager.promiseTriggersError)
+        #else
+            #expect(!Container().manager.promiseTriggersError)
+        #endif
+    }
 }

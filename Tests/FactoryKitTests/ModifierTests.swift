@@ -139,14 +139,4 @@ struct ModifierTests {
         #expect(factory() !== factory())
     }
 
-    @Test func factoryContextDescribesTheProcess() {
-        let context = FactoryContext.current
-        #expect(!context.arguments.isEmpty)
-        #expect(!context.isPreview)
-        #if DEBUG
-            #expect(context.isDebug)
-        #else
-            #expect(!context.isDebug)
-        #endif
-    }
 }

@@ -30,14 +30,6 @@ struct PromisedTests {
         #expect(Container.shared.promisedByID(1) == nil)
     }
 
-    @Test func promiseErrorsDefaultToDebugBuilds() {
-        #if DEBUG
-            #expect(Container().manager.promiseTriggersError)
-        #else
-            #expect(!Container().manager.promiseTriggersError)
-        #endif
-    }
-
     @Test func unregisteredPromiseStopsWithTheFactorysName() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let container = Container()
