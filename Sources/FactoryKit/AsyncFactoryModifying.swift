@@ -24,8 +24,7 @@ extension AsyncFactoryModifying {
     /// ``FactoryModifying/timeToLive(_:)``.
     @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
-        let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
-        registration.write { record, _ in record.timeToLive = nanoseconds }
+        registration.setTimeToLive(seconds)
         return self
     }
 
@@ -38,8 +37,7 @@ extension AsyncFactoryModifying {
     /// Calls `decorator` with every value the factory resolves and whether it was just created.
     @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        let box = DecoratorBox<T>(decorator)
-        registration.write { record, _ in record.decorator = box }
+        registration.setDecorator(DecoratorBox<T>(decorator))
         return self
     }
 
@@ -97,7 +95,7 @@ extension AsyncFactoryModifying {
     /// ``FactoryModifying/once()``.
     @discardableResult
     public func once() -> Self {
-        registration.write { record, _ in record.once = true }
+        registration.markOnce()
         var copy = self
         copy.registration.once = true
         return copy
@@ -132,11 +130,7 @@ extension AsyncFactoryModifying where T: Sendable {
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {
     /// Keeps one scoped value per distinct parameter.
     public var scopeOnParameters: Self {
-        registration.write { record, _ in
-            guard !record.scopeOnParameters else { return }
-            record.scopeOnParameters = true
-            record.cache.removeAll()
-        }
+        registration.setScopeOnParameters()
         return self
     }
 }

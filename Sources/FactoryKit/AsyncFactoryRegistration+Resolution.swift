@@ -96,12 +96,8 @@ extension AsyncFactoryRegistration {
             plan.scope = record.scope
             if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
             if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
-                if record.cacheScope != ObjectIdentifier(scope) {
-                    record.cache.removeAll()
-                    record.cacheScope = ObjectIdentifier(scope)
-                }
-                plan.lookup = record.cache.lookupAsync(
-                    parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                plan.lookup = record.lookupCacheAsync(
+                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                     reserve: { AsyncFlight<T>(label: description) })
             }
             return plan

@@ -39,8 +39,7 @@ extension FactoryModifying {
     /// on a monotonic clock). Has no effect on unique factories.
     @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
-        let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
-        registration.write { record, _ in record.timeToLive = nanoseconds }
+        registration.setTimeToLive(seconds)
         return self
     }
 
@@ -57,8 +56,7 @@ extension FactoryModifying {
     /// (`true`) or came from the scope's cache (`false`).
     @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        let box = DecoratorBox<T>(decorator)
-        registration.write { record, _ in record.decorator = box }
+        registration.setDecorator(DecoratorBox<T>(decorator))
         return self
     }
 
@@ -123,7 +121,7 @@ extension FactoryModifying {
     /// still apply every time. Cleared by a factory or container reset of `.all`.
     @discardableResult
     public func once() -> Self {
-        registration.write { record, _ in record.once = true }
+        registration.markOnce()
         var copy = self
         copy.registration.once = true
         return copy
@@ -145,11 +143,7 @@ extension FactoryModifying where P: Hashable {
     /// Keeps one scoped value per distinct parameter (compared with `==`), instead of one value
     /// for every parameter.
     public var scopeOnParameters: Self {
-        registration.write { record, _ in
-            guard !record.scopeOnParameters else { return }
-            record.scopeOnParameters = true
-            record.cache.removeAll()
-        }
+        registration.setScopeOnParameters()
         return self
     }
 }

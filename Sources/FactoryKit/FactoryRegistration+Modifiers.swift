@@ -74,6 +74,35 @@ extension FactoryIdentity {
         }
     }
 
+    /// Sets the sliding time to live, in seconds; zero or less expires values at once.
+    @usableFromInline
+    func setTimeToLive(_ seconds: Double) {
+        let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
+        write { record, _ in record.timeToLive = nanoseconds }
+    }
+
+    /// Stores the factory's decorator (a `DecoratorBox`), replacing any earlier one.
+    @usableFromInline
+    func setDecorator(_ box: AnyObject) {
+        write { record, _ in record.decorator = box }
+    }
+
+    /// Marks the stored options `once`; see ``FactoryModifying/once()``.
+    @usableFromInline
+    func markOnce() {
+        write { record, _ in record.once = true }
+    }
+
+    /// Keeps one scoped value per parameter from now on, dropping values kept until now.
+    @usableFromInline
+    func setScopeOnParameters() {
+        write { record, _ in
+            guard !record.scopeOnParameters else { return }
+            record.scopeOnParameters = true
+            record.cache.removeAll()
+        }
+    }
+
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {

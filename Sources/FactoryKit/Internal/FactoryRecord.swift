@@ -79,11 +79,26 @@ final class FactoryRecord {
     func lookupCache(
         scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight
     ) -> SlotLookup {
+        useCache(of: scope)
+        return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+    }
+
+    /// The asynchronous counterpart of `lookupCache`.
+    @usableFromInline
+    func lookupCacheAsync(
+        scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
+    ) -> AsyncSlotLookup {
+        useCache(of: scope)
+        return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+    }
+
+    /// Makes `cache` hold values of `scope`, dropping those another scope made.
+    @inlinable
+    func useCache(of scope: ObjectIdentifier) {
         if cacheScope != scope {
             cache.removeAll()
             cacheScope = scope
         }
-        return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
     }
 }
 
