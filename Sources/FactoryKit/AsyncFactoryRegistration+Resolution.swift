@@ -30,10 +30,16 @@ extension AsyncFactoryRegistration {
         try AsyncResolution.checkCycle(entering: frame, stack: stack)
 
         var plan = makePlan(parameter)
+        var traced: (trace: AsyncTrace, line: Int)?
         if Diagnostics.isObserving {
             _ = Diagnostics.observe(
                 container: container, name: key.name, result: T.self, scope: plan.scope,
                 parent: stack.last?.description, chain: nil)
+            if Diagnostics.isTracing {
+                let trace = stack.last?.trace ?? AsyncTrace()
+                frame.trace = trace
+                traced = (trace, trace.begin(depth: stack.count, description))
+            }
         }
         var singletonEntry: SingletonEntry?
         var block: ScopeBlock?
@@ -42,7 +48,11 @@ extension AsyncFactoryRegistration {
                 singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                 reserve: { AsyncFlight<T>(label: description) })
         } else if let scope = plan.scope, scope.kind == .taskBound {
-            guard let active = ScopeBlock.active(for: scope) else { throw InactiveScopeError(factory: description) }
+            guard let active = ScopeBlock.active(for: scope) else {
+                let error = InactiveScopeError(factory: description)
+                traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
+                throw error
+            }
             block = active
             plan.lookup = active.lookupAsync(
                 BlockKey(container: ObjectIdentifier(container), factory: key), parameter: plan.cacheParameter,
@@ -50,34 +60,54 @@ extension AsyncFactoryRegistration {
         }
 
         let value: T
-        let instantiated: Bool
-        switch plan.lookup {
-        case nil:
-            value = try await AsyncResolution.$stack.withValue(stack + [frame]) {
-                try await run(plan, parameter)
+        let tag: Character
+        do {
+            switch plan.lookup {
+            case nil:
+                let frame = frame
+                value = try await AsyncResolution.$stack.withValue(stack + [frame]) {
+                    try await run(plan, parameter)
+                }
+                tag = traced == nil ? "F" : closureTag(plan)
+            case .hit(let object, let boxed)?:
+                value = SlotLookup.value(object, boxed: boxed, as: T.self)
+                tag = "C"
+            case .join(let flight)?:
+                value = try await join(flight, from: stack)
+                tag = "C"
+            case .create(let base)?:
+                let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
+                frame.flight = flight
+                start(
+                    flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
+                    entry: singletonEntry, block: block)
+                value = try await join(flight, from: stack)
+                tag = traced == nil ? "F" : closureTag(plan)
             }
-            instantiated = true
-        case .hit(let object, let boxed)?:
-            value = SlotLookup.value(object, boxed: boxed, as: T.self)
-            instantiated = false
-        case .join(let flight)?:
-            value = try await join(flight, from: stack)
-            instantiated = false
-        case .create(let base)?:
-            let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
-            frame.flight = flight
-            start(
-                flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
-                entry: singletonEntry, block: block)
-            value = try await join(flight, from: stack)
-            instantiated = true
+        } catch {
+            traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
+            throw error
         }
+        traced.map { end($0, stack: stack) { $0.complete($1, tag: tag, value: value) } }
+        let instantiated = tag != "C"
         if let decorator = plan.decorator {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = plan.containerDecorator {
             decorator(value)
         }
         return value
+    }
+
+    /// Completes this resolution's trace line and, for the outermost resolution, logs the trace.
+    func end(_ traced: (trace: AsyncTrace, line: Int), stack: [AsyncFrame], _ complete: (AsyncTrace, Int) -> Void) {
+        complete(traced.trace, traced.line)
+        if stack.last?.trace !== traced.trace { traced.trace.flush() }
+    }
+
+    /// Which closure ``run(_:_:)`` chose, as the trace tags it: O, R or F.
+    func closureTag(_ plan: AsyncResolutionPlan) -> Character {
+        if let contexts = plan.contexts, FactoryContext.current.select(from: contexts) != nil { return "O" }
+        return plan.registration == nil ? "F" : "R"
     }
 
     /// Reads the factory's options and, for scopes its container owns, looks at the cache.

@@ -20,6 +20,33 @@ final class TraceContainer: SharedContainer {
     var traceExistential: Factory<any Greeting> { self { MockGreeter("traced") } }
 }
 
+final class TraceStore: Sendable {}
+struct TraceFailure: Error, CustomStringConvertible {
+    var description: String { "store offline" }
+}
+
+extension TraceContainer {
+    var traceAsyncStore: AsyncFactory<TraceStore> {
+        self {
+            _ = self.traceLeaf()
+            return TraceStore()
+        }
+        .cached
+    }
+    var traceAsyncService: AsyncFactory<TraceRoot> {
+        self {
+            _ = try await self.traceAsyncStore()
+            return TraceRoot(left: self.traceLeaf(), right: self.traceLeaf())
+        }
+    }
+    var traceAsyncFailing: AsyncFactory<TraceStore> {
+        self {
+            _ = self.traceLeaf()
+            throw TraceFailure()
+        }
+    }
+}
+
 /// The trace switch and logger are process-wide, so these tests run one at a time and filter
 /// the lines they collect down to their own container.
 @Suite(.serialized)
@@ -66,6 +93,44 @@ struct TraceTests {
         let lines = traced { greeting = TraceContainer().traceExistential() }
         let address = Int(bitPattern: ObjectIdentifier(greeting!))
         #expect(lines == ["0: TraceContainer.traceExistential<Greeting> = F:\(address) MockGreeter"])
+    }
+
+    private func traced(_ body: () async throws -> Void) async rethrows -> [String] {
+        let mark = TestLog.mark()
+        let manager = TraceContainer.shared.manager
+        manager.trace = true
+        defer { manager.trace = false }
+        try await body()
+        return TestLog.lines(since: mark).filter { $0.contains("TraceContainer.") }
+    }
+
+    /// Async factories are traced like sync ones, parent first, with the sync resolutions their
+    /// closures make (also inside the task that creates a scoped value) nested under them.
+    @Test func traceFollowsAsyncFactoriesAndTheSyncOnesTheyResolve() async throws {
+        let container = TraceContainer()
+        var root: TraceRoot?
+        var lines = try await traced { root = try await container.traceAsyncService() }
+        let store = try await container.traceAsyncStore()
+        func address(_ object: AnyObject) -> Int { Int(bitPattern: ObjectIdentifier(object)) }
+        let leaf = address(root!.left)
+        #expect(
+            lines == [
+                "0: TraceContainer.traceAsyncService<TraceRoot> = F:\(address(root!)) TraceRoot",
+                "1:     TraceContainer.traceAsyncStore<TraceStore> = F:\(address(store)) TraceStore",
+                "2:         TraceContainer.traceLeaf<TraceLeaf> = F:\(leaf) TraceLeaf",
+                "1:     TraceContainer.traceLeaf<TraceLeaf> = C:\(leaf) TraceLeaf",
+                "1:     TraceContainer.traceLeaf<TraceLeaf> = C:\(leaf) TraceLeaf",
+            ])
+        lines = try await traced { _ = try await container.traceAsyncStore() }
+        #expect(lines == ["0: TraceContainer.traceAsyncStore<TraceStore> = C:\(address(store)) TraceStore"])
+    }
+
+    @Test func traceShowsWhatAnAsyncFactoryThrew() async throws {
+        let container = TraceContainer()
+        let lines = await traced { _ = try? await container.traceAsyncFailing() }
+        #expect(lines.first == "0: TraceContainer.traceAsyncFailing<TraceStore> threw store offline")
+        #expect(lines.count == 2)
+        #expect(lines.last?.hasPrefix("1:     TraceContainer.traceLeaf<TraceLeaf> = F:") == true)
     }
 
     @Test func traceIsOffByDefault() {

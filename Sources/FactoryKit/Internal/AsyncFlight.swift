@@ -116,6 +116,8 @@ struct AsyncFrame: @unchecked Sendable {  // parameters of async factories are S
     @usableFromInline let description: String
     /// The shared creation this frame runs, when it is one.
     @usableFromInline var flight: AsyncFlightBase?
+    /// The trace of the outermost resolution, while the trace is on.
+    @usableFromInline var trace: AsyncTrace?
 
     @usableFromInline
     init(

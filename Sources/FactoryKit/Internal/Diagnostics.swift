@@ -50,6 +50,21 @@ enum Diagnostics {
         return chain.beginTrace(description)
     }
 
+    /// Whether the resolution trace is on.
+    @usableFromInline
+    static var isTracing: Bool { settings.withLock { $0.trace } }
+
+    /// The start of a trace line: `2:         Container.service<Service>`.
+    static func traceLine(depth: Int, _ description: String) -> String {
+        "\(depth): \(String(repeating: " ", count: depth * 4))\(description)"
+    }
+
+    /// The end of a trace line: ` = F:140234 LiveService`, the tag saying where the value came from
+    /// (F the factory, R a registration, O a context override, C a cache).
+    static func traceSuffix<T>(tag: Character, value: T) -> String {
+        " = \(tag):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(type(of: value as Any))"
+    }
+
     static func scopeName(_ scope: Scope?) -> String {
         switch scope?.kind ?? .unique {
         case .unique: return "unique"

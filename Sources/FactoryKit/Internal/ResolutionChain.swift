@@ -65,6 +65,9 @@ final class ResolutionChain: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var frames: [ResolutionFrame] = []
     @usableFromInline @exclusivity(unchecked) var graphValues: [GraphKey: AnyObject] = [:]
     @usableFromInline @exclusivity(unchecked) var traceLines: [String] = []
+    /// Inside an async factory's closure: where the finished lines go, and how deep they start.
+    @exclusivity(unchecked) var asyncTrace: AsyncTrace?
+    @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
 
@@ -145,22 +148,31 @@ final class ResolutionChain: @unchecked Sendable {
     /// `completeTrace` so lines come out parent first.
     @usableFromInline
     func beginTrace(_ description: String) -> Int {
-        let depth = frames.count
-        traceLines.append("\(depth): \(String(repeating: " ", count: depth * 4))\(description)")
+        if frames.isEmpty {
+            // An outermost synchronous resolution may run inside an async factory's closure.
+            let stack = AsyncResolution.stack
+            asyncTrace = stack.last?.trace
+            traceDepthOffset = stack.count
+        }
+        traceLines.append(Diagnostics.traceLine(depth: traceDepthOffset + frames.count, description))
         return traceLines.count - 1
     }
 
     @usableFromInline
     func completeTrace<T>(_ index: Int, tag: Character, value: T) {
-        let address = Int(bitPattern: ObjectIdentifier(value as AnyObject))
-        traceLines[index] += " = \(tag):\(address) \(type(of: value as Any))"
+        traceLines[index] += Diagnostics.traceSuffix(tag: tag, value: value)
         if frames.isEmpty { flushTrace() }
     }
 
     func flushTrace() {
         let lines = traceLines
         traceLines.removeAll()
-        for line in lines { Diagnostics.log(line) }
+        if let asyncTrace {
+            self.asyncTrace = nil
+            asyncTrace.append(lines)
+        } else {
+            for line in lines { Diagnostics.log(line) }
+        }
     }
 }
 

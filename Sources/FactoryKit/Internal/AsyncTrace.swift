@@ -1,0 +1,50 @@
+/// The trace lines of one outermost asynchronous resolution and of everything it resolves, in any
+/// of its tasks, synchronous factories included.
+///
+/// Lines are reserved parent first, completed as values arrive, and logged together when the
+/// outermost resolution ends, so a traced async graph reads like a synchronous one.
+@usableFromInline
+final class AsyncTrace: Sendable {
+    private let lines = Locked<[String]>([])
+
+    @usableFromInline
+    init() {}
+
+    /// Reserves the line of a resolution `depth` levels deep.
+    @usableFromInline
+    func begin(depth: Int, _ description: String) -> Int {
+        let line = Diagnostics.traceLine(depth: depth, description)
+        return lines.withLock { lines in
+            lines.append(line)
+            return lines.count - 1
+        }
+    }
+
+    /// Completes a reserved line with the value it produced.
+    @usableFromInline
+    func complete<T>(_ index: Int, tag: Character, value: T) {
+        let suffix = Diagnostics.traceSuffix(tag: tag, value: value)
+        lines.withLock { $0[index] += suffix }
+    }
+
+    /// Completes a reserved line with the error its resolution threw.
+    @usableFromInline
+    func complete(_ index: Int, error: any Error) {
+        lines.withLock { $0[index] += " threw \(error)" }
+    }
+
+    /// Adds finished lines: a synchronous resolution made inside an async factory's closure.
+    func append(_ finished: [String]) {
+        lines.withLock { $0.append(contentsOf: finished) }
+    }
+
+    /// Sends the lines to the logger; called when the outermost resolution ends.
+    @usableFromInline
+    func flush() {
+        let finished = lines.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+        for line in finished { Diagnostics.log(line) }
+    }
+}
