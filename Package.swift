@@ -28,6 +28,12 @@ let package = Package(
             dependencies: ["FactoryKit", "FactoryTesting"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
+        // The code blocks of the DocC articles, compiled and, where cheap, run;
+        // `.ci/check-snippets` checks every block appears here.
+        .testTarget(
+            name: "DocSnippetsTests",
+            dependencies: ["FactoryKit", "FactoryTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
