@@ -60,7 +60,7 @@ extension AsyncFactoryRegistration {
         }
 
         let value: T
-        let tag: Character
+        let tag: ValueOrigin
         do {
             switch plan.lookup {
             case nil:
@@ -68,13 +68,13 @@ extension AsyncFactoryRegistration {
                 value = try await AsyncResolution.$stack.withValue(stack + [frame]) {
                     try await run(plan, parameter)
                 }
-                tag = traced == nil ? "F" : closureTag(plan)
+                tag = traced == nil ? .factory : closureTag(plan)
             case .hit(let object, let boxed)?:
                 value = SlotLookup.value(object, boxed: boxed, as: T.self)
-                tag = "C"
+                tag = .cache
             case .join(let flight)?:
                 value = try await join(flight, from: stack)
-                tag = "C"
+                tag = .cache
             case .create(let base)?:
                 let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
                 frame.flight = flight
@@ -82,14 +82,14 @@ extension AsyncFactoryRegistration {
                     flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
                     entry: singletonEntry, block: block)
                 value = try await join(flight, from: stack)
-                tag = traced == nil ? "F" : closureTag(plan)
+                tag = traced == nil ? .factory : closureTag(plan)
             }
         } catch {
             traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
             throw error
         }
         traced.map { end($0, stack: stack) { $0.complete($1, tag: tag, value: value) } }
-        let instantiated = tag != "C"
+        let instantiated = tag.isNew
         if let decorator = plan.decorator {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = plan.containerDecorator {
@@ -105,9 +105,9 @@ extension AsyncFactoryRegistration {
     }
 
     /// Which closure ``run(_:_:)`` chose, as the trace tags it: O, R or F.
-    func closureTag(_ plan: AsyncResolutionPlan) -> Character {
-        if let contexts = plan.contexts, FactoryContext.current.select(from: contexts) != nil { return "O" }
-        return plan.registration == nil ? "F" : "R"
+    func closureTag(_ plan: AsyncResolutionPlan) -> ValueOrigin {
+        if let contexts = plan.contexts, FactoryContext.current.select(from: contexts) != nil { return .override }
+        return plan.registration == nil ? .factory : .registration
     }
 
     /// Reads the factory's options and, for scopes its container owns, looks at the cache.

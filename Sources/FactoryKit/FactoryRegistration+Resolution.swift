@@ -32,7 +32,7 @@ extension FactoryRegistration {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
         let plan = makePlan(parameter)
         let (value, tag) = produce(plan, parameter)
-        decorate(value, plan: plan, instantiated: tag != "C")
+        decorate(value, plan: plan, instantiated: tag.isNew)
         return value
     }
 
@@ -47,7 +47,7 @@ extension FactoryRegistration {
             parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description, chain: chain)
         let (value, tag) = produce(plan, parameter)
         if let line { chain.completeTrace(line, tag: tag, value: value) }
-        decorate(value, plan: plan, instantiated: tag != "C")
+        decorate(value, plan: plan, instantiated: tag.isNew)
         return value
     }
 
@@ -101,7 +101,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
+    func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         guard let scope = plan.scope else { return create(plan, parameter) }
         switch scope.kind {
         case .unique:
@@ -119,7 +119,7 @@ extension FactoryRegistration {
 
     /// Resolves in the `withScope` block active for `scope`; there must be one.
     @usableFromInline
-    func produceTaskBound(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, Character) {
+    func produceTaskBound(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         guard let block = ScopeBlock.active(for: scope) else {
             let message = InactiveScopeError(factory: description).description
             Diagnostics.log("FactoryKit: \(message)")
@@ -141,7 +141,7 @@ extension FactoryRegistration {
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
     @inlinable
-    func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
+    func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
         defer { chain.pop() }
@@ -149,14 +149,14 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
+    func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
-            return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), "O")
+            return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), .override)
         }
         if let registration = plan.registration {
-            return (unsafeDowncast(registration, to: ClosureBox<P, T>.self).make(container, parameter), "R")
+            return (unsafeDowncast(registration, to: ClosureBox<P, T>.self).make(container, parameter), .registration)
         }
-        return (factory(parameter), "F")
+        return (factory(parameter), .factory)
     }
 
     /// Waits for another resolution's creation of the same scoped value.
@@ -169,7 +169,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, Character) {
+    func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         produce(plan.cached!, plan, parameter, scope: scope) { stored, flight, timestamp in
             container.manager.state.withLock { _ in
                 plan.record.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
@@ -183,12 +183,12 @@ extension FactoryRegistration {
     func produce(
         _ lookup: SlotLookup, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
         publish: (StoredValue?, InFlight, UInt64) -> Void
-    ) -> (T, Character) {
+    ) -> (T, ValueOrigin) {
         switch lookup {
         case .hit(let object, let boxed):
-            return (SlotLookup.value(object, boxed: boxed, as: T.self), "C")
+            return (SlotLookup.value(object, boxed: boxed, as: T.self), .cache)
         case .wait(let flight):
-            return (waitFor(flight, parameter), "C")
+            return (waitFor(flight, parameter), .cache)
         case .create(let flight):
             let (value, tag) = create(plan, parameter)
             let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
@@ -199,7 +199,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, Character) {
+    func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
         let key = self.key
         let containerType = type(of: container)
         let (decision, entry) = singleton.lookup(
@@ -218,11 +218,11 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, Character) {
+    func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         let graphKey = GraphKey(container: ObjectIdentifier(container), factory: key, parameter: plan.cacheParameter)
         if let box = chain.graphValues[graphKey] {
-            return (unsafeDowncast(box, to: ValueBox<T>.self).value, "C")
+            return (unsafeDowncast(box, to: ValueBox<T>.self).value, .cache)
         }
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
         defer { chain.pop() }

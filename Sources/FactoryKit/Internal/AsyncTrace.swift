@@ -22,7 +22,7 @@ final class AsyncTrace: Sendable {
 
     /// Completes a reserved line with the value it produced.
     @usableFromInline
-    func complete<T>(_ index: Int, tag: Character, value: T) {
+    func complete<T>(_ index: Int, tag: ValueOrigin, value: T) {
         let suffix = Diagnostics.traceSuffix(tag: tag, value: value)
         lines.withLock { $0[index] += suffix }
     }

@@ -61,8 +61,8 @@ enum Diagnostics {
 
     /// The end of a trace line: ` = F:140234 LiveService`, the tag saying where the value came from
     /// (F the factory, R a registration, O a context override, C a cache).
-    static func traceSuffix<T>(tag: Character, value: T) -> String {
-        " = \(tag):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(type(of: value as Any))"
+    static func traceSuffix<T>(tag: ValueOrigin, value: T) -> String {
+        " = \(tag.letter):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(type(of: value as Any))"
     }
 
     static func scopeName(_ scope: Scope?) -> String {

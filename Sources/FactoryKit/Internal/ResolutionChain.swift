@@ -159,7 +159,7 @@ final class ResolutionChain: @unchecked Sendable {
     }
 
     @usableFromInline
-    func completeTrace<T>(_ index: Int, tag: Character, value: T) {
+    func completeTrace<T>(_ index: Int, tag: ValueOrigin, value: T) {
         traceLines[index] += Diagnostics.traceSuffix(tag: tag, value: value)
         if frames.isEmpty { flushTrace() }
     }
