@@ -53,6 +53,7 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
 
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
     @discardableResult
+    @inlinable
     public func register(factory: @escaping AsyncFactoryType<T>) -> Self {
         registration.register(
             AsyncClosureBox<Void, T> { _, _ in try await factory() }, validator: AsyncValidator<T>.self)
@@ -60,6 +61,7 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     }
 
     /// Registers a closure: `Container.shared.database { try await FakeDatabase() }`.
+    @inlinable
     public func callAsFunction(factory: @escaping AsyncFactoryType<T>) {
         register(factory: factory)
     }
@@ -102,12 +104,14 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
 
     /// Replaces the factory's closure in its container.
     @discardableResult
+    @inlinable
     public func register(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         registration.register(AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) })
         return self
     }
 
     /// Registers a closure: `Container.shared.report { id in try await FakeReport(id) }`.
+    @inlinable
     public func callAsFunction(factory: @escaping AsyncParameterFactoryType<P, T>) {
         register(factory: factory)
     }

@@ -64,6 +64,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// would keep the container alive forever), use
     /// ``ManagedContainer/register(_:factory:)-(KeyPath<Self,Factory<T>>,_)``.
     @discardableResult
+    @inlinable
     public func register(factory: @escaping VoidFactoryType<T>) -> Self {
         registration.register(ClosureBox<Void, T> { _, _ in factory() }, validator: SyncValidator<T>.self)
         return self
@@ -71,6 +72,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
 
     /// Registers a closure: `Container.shared.service { MockService() }` is
     /// `Container.shared.service.register { MockService() }`.
+    @inlinable
     public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
         register(factory: factory)
     }

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Identifies a factory inside one container: its result type, parameter type and name.
 ///
 /// Two keys are equal when their types match and their names have the same text, wherever the
@@ -33,9 +41,7 @@ struct FactoryKey: Hashable, @unchecked Sendable {
         if lhs.hasPointerRepresentation && rhs.hasPointerRepresentation {
             if lhs.utf8Start == rhs.utf8Start { return lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount }
             guard lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount else { return false }
-            return lhs.withUTF8Buffer { left in
-                rhs.withUTF8Buffer { right in left.elementsEqual(right) }
-            }
+            return memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
         }
         return lhs.description == rhs.description
     }
