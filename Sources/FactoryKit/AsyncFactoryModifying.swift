@@ -22,78 +22,78 @@ extension AsyncFactoryModifying {
 
     /// Expires a cached value `seconds` after it was last resolved; see
     /// ``FactoryModifying/timeToLive(_:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
         registration.setTimeToLive(seconds)
         return self
     }
 
     /// Calls `decorator` with every value the factory resolves.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
         self.decorator { instance, _ in decorator(instance) }
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
         registration.setDecorator(DecoratorBox<T>(decorator))
         return self
     }
 
     /// Overrides the factory in the given contexts; see ``FactoryContextType``.
-    @discardableResult
+    @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         let box = AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
-        registration.setOverride(box, for: contexts.flatMap(ContextKey.keys(for:)))
+        registration.setOverride(box, in: contexts)
         return self
     }
 
     /// Overrides the factory when `argument` is a launch or run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.arg(argument), factory: factory)
     }
 
     /// Overrides the factory when any of `args` is a launch or run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArgs(_ args: [String], factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onPreview(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onTest(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDebug(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSimulator(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDevice(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }
 
     /// Applies the modifiers before it only the first time the definition is read; see
     /// ``FactoryModifying/once()``.
-    @discardableResult
+    @inlinable @discardableResult
     public func once() -> Self {
         registration.markOnce()
         var copy = self
@@ -129,6 +129,7 @@ extension AsyncFactoryModifying where T: Sendable {
 
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {
     /// Keeps one scoped value per distinct parameter.
+    @inlinable
     public var scopeOnParameters: Self {
         registration.setScopeOnParameters()
         return self

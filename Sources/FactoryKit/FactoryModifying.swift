@@ -37,7 +37,7 @@ extension FactoryModifying {
 
     /// Expires a cached value `seconds` after it was last resolved (sliding expiration, measured
     /// on a monotonic clock). Has no effect on unique factories.
-    @discardableResult
+    @inlinable @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
         registration.setTimeToLive(seconds)
         return self
@@ -47,14 +47,14 @@ extension FactoryModifying {
     ///
     /// Replaces any earlier decorator of this factory and, for this factory, the container's
     /// decorator. Runs after the value is created or found, with no lock held.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
         self.decorator { instance, _ in decorator(instance) }
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created
     /// (`true`) or came from the scope's cache (`false`).
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
         registration.setDecorator(DecoratorBox<T>(decorator))
         return self
@@ -64,51 +64,50 @@ extension FactoryModifying {
     ///
     /// `.preview`, `.test` and `.debug` overrides are ignored in release builds. Overrides never
     /// clear a cached value.
-    @discardableResult
+    @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(
-            ClosureBox<P, T>(ignoringContainer: factory), for: contexts.flatMap(ContextKey.keys(for:)))
+        registration.setOverride(ClosureBox<P, T>(ignoringContainer: factory), in: contexts)
         return self
     }
 
     /// Overrides the factory when `argument` is a launch argument or a run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.arg(argument), factory: factory)
     }
 
     /// Overrides the factory when any of `args` is a launch argument or a run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArgs(_ args: [String], factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onPreview(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onTest(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDebug(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSimulator(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator: on devices, Macs and Linux.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDevice(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }
@@ -119,7 +118,7 @@ extension FactoryModifying {
     /// on the first access only, so changes made from outside afterwards (such as
     /// `Container.shared.service.unique`) stick. Modifiers chained after `.once()` and registrations
     /// still apply every time. Cleared by a factory or container reset of `.all`.
-    @discardableResult
+    @inlinable @discardableResult
     public func once() -> Self {
         registration.markOnce()
         var copy = self
@@ -142,6 +141,7 @@ extension FactoryModifying {
 extension FactoryModifying where P: Hashable {
     /// Keeps one scoped value per distinct parameter (compared with `==`), instead of one value
     /// for every parameter.
+    @inlinable
     public var scopeOnParameters: Self {
         registration.setScopeOnParameters()
         return self

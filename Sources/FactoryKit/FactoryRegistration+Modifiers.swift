@@ -64,8 +64,10 @@ extension FactoryIdentity {
         }
     }
 
+    /// Stores `box` as the factory's override in each of `contexts`.
     @usableFromInline
-    func setOverride(_ box: AnyObject, for contexts: [ContextKey]) {
+    func setOverride(_ box: AnyObject, in contexts: [FactoryContextType]) {
+        let contexts = contexts.flatMap(ContextKey.keys(for:))
         guard !contexts.isEmpty else { return }
         write { record, _ in
             var overrides = record.contexts ?? [:]
@@ -75,26 +77,26 @@ extension FactoryIdentity {
     }
 
     /// Sets the sliding time to live, in seconds; zero or less expires values at once.
-    @usableFromInline
+    @inlinable
     func setTimeToLive(_ seconds: Double) {
         let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
         write { record, _ in record.timeToLive = nanoseconds }
     }
 
     /// Stores the factory's decorator (a `DecoratorBox`), replacing any earlier one.
-    @usableFromInline
+    @inlinable
     func setDecorator(_ box: AnyObject) {
         write { record, _ in record.decorator = box }
     }
 
     /// Marks the stored options `once`; see ``FactoryModifying/once()``.
-    @usableFromInline
+    @inlinable
     func markOnce() {
         write { record, _ in record.once = true }
     }
 
     /// Keeps one scoped value per parameter from now on, dropping values kept until now.
-    @usableFromInline
+    @inlinable
     func setScopeOnParameters() {
         write { record, _ in
             guard !record.scopeOnParameters else { return }
