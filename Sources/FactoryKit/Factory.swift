@@ -38,7 +38,8 @@ public nonisolated struct Factory<T>: FactoryModifying {
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
         line: UInt = #line, _ factory: @escaping VoidFactoryType<T>
     ) {
-        registration = FactoryRegistration(key: key, file: file, line: line, container: container, factory: factory)
+        registration = FactoryRegistration(
+            key: key, file: file, line: line, container: container, factory: .plain(factory))
     }
 
     /// Resolves the dependency: `Container.shared.service()`.

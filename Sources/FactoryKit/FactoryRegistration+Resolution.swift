@@ -221,14 +221,19 @@ extension FactoryRegistration {
     func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         let graphKey = GraphKey(container: ObjectIdentifier(container), factory: key, parameter: plan.cacheParameter)
-        if let box = chain.graphValues[graphKey] {
-            return (unsafeDowncast(box, to: ValueBox<T>.self).value, .cache)
+        // A class instance is kept as it is; anything else in a box.
+        let isClass = T.self is AnyObject.Type
+        if let stored = chain.graphValues[graphKey] {
+            let value = isClass ? unsafeBitCast(stored, to: T.self) : unsafeDowncast(stored, to: ValueBox<T>.self).value
+            return (value, .cache)
         }
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
         defer { chain.pop() }
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.
-        if !ValueInspection.isNil(value) { chain.graphValues[graphKey] = ValueBox(value) }
+        if !ValueInspection.isNil(value) {
+            chain.graphValues[graphKey] = isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)
+        }
         return (value, tag)
     }
 

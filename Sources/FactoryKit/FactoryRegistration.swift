@@ -6,14 +6,14 @@ public nonisolated struct FactoryRegistration<P, T> {
     @usableFromInline let key: FactoryKey
     @usableFromInline let site: DefinitionSite
     @usableFromInline let container: any ManagedContainer
-    @usableFromInline let factory: (P) -> T
+    @usableFromInline let factory: FactoryClosure<P, T>
     /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
     @usableFromInline var once = false
 
     @inlinable
     init(
         key: StaticString, file: StaticString, line: UInt, container: any ManagedContainer,
-        factory: @escaping (P) -> T
+        factory: FactoryClosure<P, T>
     ) {
         self.key = FactoryKey(key, parameter: P.self, result: T.self)
         self.site = DefinitionSite(file: file, line: line)
@@ -27,6 +27,27 @@ public nonisolated struct FactoryRegistration<P, T> {
         Diagnostics.describe(container: type(of: container), name: key.name, result: T.self)
     }
 
+}
+
+/// A factory's original closure, kept in the shape it was written in.
+///
+/// A `Factory`'s `() -> T` stored as `(Void) -> T` would need a reabstraction thunk, and with it an
+/// allocation, every time a definition builds its `Factory`, which is every resolution.
+@usableFromInline
+enum FactoryClosure<P, T> {
+    /// A `Factory`'s closure.
+    case plain(() -> T)
+    /// A `ParameterFactory`'s closure.
+    case parameterized((P) -> T)
+
+    /// Runs the closure.
+    @inlinable
+    func callAsFunction(_ parameter: P) -> T {
+        switch self {
+        case .plain(let make): make()
+        case .parameterized(let make): make(parameter)
+        }
+    }
 }
 
 extension FactoryRegistration: @unchecked Sendable where P: Sendable, T: Sendable {}

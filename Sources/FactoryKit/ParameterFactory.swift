@@ -24,7 +24,8 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
         line: UInt = #line, _ factory: @escaping ParameterFactoryType<P, T>
     ) {
-        registration = FactoryRegistration(key: key, file: file, line: line, container: container, factory: factory)
+        registration = FactoryRegistration(
+            key: key, file: file, line: line, container: container, factory: .parameterized(factory))
     }
 
     /// Resolves the dependency for `parameters`.
