@@ -29,6 +29,16 @@ extension Container {
     var scopeFirstParameter: ParameterFactory<Int, Counted> { self { _ in Counted(scopeCounter) }.cached }
     var scopeGraphLeaf: Factory<Counted> { self { Counted(scopeCounter) }.graph }
     var scopeGraphPair: Factory<(Counted, Counted)> { self { (self.scopeGraphLeaf(), self.scopeGraphLeaf()) } }
+    var scopeGraphStamp: Factory<Int> { self { scopeCounter.next() }.graph }
+    var scopeGraphStamps: Factory<[Int]> { self { [self.scopeGraphStamp(), self.scopeGraphStamp()] } }
+    var scopeGraphGreeting: Factory<any Greeting> { self { MockGreeter("\(scopeCounter.next())") }.graph }
+    var scopeGraphGreetings: Factory<[String]> {
+        self { [self.scopeGraphGreeting().text, self.scopeGraphGreeting().text] }
+    }
+    var scopeGraphText: Factory<any CustomStringConvertible> { self { scopeCounter.next() }.graph }
+    var scopeGraphTexts: Factory<[String]> {
+        self { [self.scopeGraphText().description, self.scopeGraphText().description] }
+    }
 }
 
 extension SharedContainer {
@@ -222,6 +232,20 @@ struct ScopeTests {
         #expect(c !== a)
         #expect(Container.shared.scopeGraphLeaf() !== Container.shared.scopeGraphLeaf())
         #expect(Scope.graph.depth == 0)
+    }
+
+    /// Values that are not plain class instances (a number, existentials, one class-bound) are
+    /// kept boxed; the graph still makes them once per resolution.
+    @Test func graphSharesValuesThatAreNotObjects() {
+        let stamps = Container.shared.scopeGraphStamps()
+        #expect(stamps[0] == stamps[1])
+        #expect(Container.shared.scopeGraphStamps()[0] != stamps[0])
+        let greetings = Container.shared.scopeGraphGreetings()
+        #expect(greetings[0] == greetings[1])
+        #expect(Container.shared.scopeGraphGreetings()[0] != greetings[0])
+        let texts = Container.shared.scopeGraphTexts()
+        #expect(texts[0] == texts[1])
+        #expect(Container.shared.scopeGraphTexts()[0] != texts[0])
     }
 
     @Test func graphValuesAreNotSharedBetweenContainers() {
