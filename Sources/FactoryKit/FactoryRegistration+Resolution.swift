@@ -223,7 +223,7 @@ extension FactoryRegistration {
         let graphKey = GraphKey(container: ObjectIdentifier(container), factory: key, parameter: plan.cacheParameter)
         // A class instance is kept as it is; anything else in a box.
         let isClass = T.self is AnyObject.Type
-        if let stored = chain.graphValues[graphKey] {
+        if let stored = chain.graphValue(for: graphKey) {
             let value = isClass ? unsafeBitCast(stored, to: T.self) : unsafeDowncast(stored, to: ValueBox<T>.self).value
             return (value, .cache)
         }
@@ -232,7 +232,7 @@ extension FactoryRegistration {
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.
         if !ValueInspection.isNil(value) {
-            chain.graphValues[graphKey] = isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)
+            chain.graphValues.append((graphKey, isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)))
         }
         return (value, tag)
     }

@@ -102,10 +102,11 @@ final class FactoryRecord {
     }
 }
 
-/// A small direct-mapped table from a factory key's identity (the address of its name literal and
-/// its types) to its record, so most lookups compare three words instead of hashing.
+/// A small table from a factory key's identity (the address of its name literal and its types) to
+/// its record, so most lookups compare three words instead of hashing.
 ///
-/// A miss falls back to the dictionary, which compares names by text.
+/// A key lives in its home slot or one of the next `probes - 1`; slots are never emptied, so an
+/// empty slot ends the search. A miss falls back to the dictionary, which compares names by text.
 @usableFromInline
 struct RecentRecords {
     @usableFromInline
@@ -117,32 +118,48 @@ struct RecentRecords {
     }
 
     @usableFromInline static let size = 64
+    @usableFromInline static let probes = 4
     @usableFromInline var entries = ContiguousArray<Entry?>(repeating: nil, count: RecentRecords.size)
 
     @inlinable
     init() {}
 
+    /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
     @inlinable
     static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
-        let mixed = (UInt(bitPattern: name) >> 3) ^ (UInt(bitPattern: result) >> 4)
-        return Int(mixed & UInt(size - 1))
+        let mixed = (UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed &>> (UInt.bitWidth - 6)) & (size - 1)
     }
 
     @inlinable
     func record(for key: FactoryKey) -> FactoryRecord? {
         guard key.name.hasPointerRepresentation else { return nil }
         let name = UnsafeRawPointer(key.name.utf8Start)
-        guard let entry = entries[RecentRecords.index(name: name, result: key.result)],
-            entry.name == name, entry.result == key.result, entry.parameter == key.parameter
-        else { return nil }
-        return entry.record
+        var index = RecentRecords.index(name: name, result: key.result)
+        for _ in 0..<RecentRecords.probes {
+            guard let entry = entries[index] else { return nil }
+            if entry.name == name, entry.result == key.result, entry.parameter == key.parameter {
+                return entry.record
+            }
+            index = (index &+ 1) & (RecentRecords.size - 1)
+        }
+        return nil
     }
 
     @usableFromInline
     mutating func remember(_ record: FactoryRecord, for key: FactoryKey) {
         guard key.name.hasPointerRepresentation else { return }
         let name = UnsafeRawPointer(key.name.utf8Start)
-        entries[RecentRecords.index(name: name, result: key.result)] = Entry(
-            name: name, result: key.result, parameter: key.parameter, record: record)
+        let home = RecentRecords.index(name: name, result: key.result)
+        let entry = Entry(name: name, result: key.result, parameter: key.parameter, record: record)
+        var index = home
+        for _ in 0..<RecentRecords.probes {
+            if entries[index] == nil {
+                entries[index] = entry
+                return
+            }
+            index = (index &+ 1) & (RecentRecords.size - 1)
+        }
+        entries[home] = entry  // all taken: the newest wins its home slot
     }
 }

@@ -15,14 +15,15 @@ struct ResolutionFrame {
     @usableFromInline let key: FactoryKey
     @usableFromInline let resultType: Any.Type
     /// The parameter, when the factory takes one and it is `Hashable`; recorded only where cycle
-    /// detection looks at it, so shallow resolutions never pay for the conversion.
-    @usableFromInline let parameter: AnyHashable?
+    /// detection looks at it, so shallow resolutions never pay for the conversion. Boxed: an
+    /// `AnyHashable?` field would make every push and pop copy the frame through the runtime.
+    @usableFromInline let parameter: FrameParameter?
     @usableFromInline let isParameterized: Bool
 
     @usableFromInline
     init(
         container: ObjectIdentifier, containerType: Any.Type, key: FactoryKey, resultType: Any.Type,
-        parameter: AnyHashable?, isParameterized: Bool
+        parameter: FrameParameter?, isParameterized: Bool
     ) {
         self.container = container
         self.containerType = containerType
@@ -41,7 +42,21 @@ struct ResolutionFrame {
         guard container == other.container, key == other.key else { return false }
         guard isParameterized else { return true }
         guard let parameter, let otherParameter = other.parameter else { return !parametersMustBeKnown }
-        return parameter == otherParameter
+        return parameter.value == otherParameter.value
+    }
+}
+
+/// A frame's parameter, boxed; see ``ResolutionFrame/parameter``.
+@usableFromInline
+final class FrameParameter {
+    let value: AnyHashable
+
+    init(_ value: AnyHashable) { self.value = value }
+
+    /// The parameter, boxed, when it is `Hashable`.
+    @usableFromInline
+    static func box<P>(_ parameter: P) -> FrameParameter? {
+        (parameter as? AnyHashable).map(FrameParameter.init)
     }
 }
 
@@ -63,7 +78,9 @@ final class ResolutionChain: @unchecked Sendable {
     // Only the owning thread touches these (the wait-graph fields: under `WaitGraph.lock`), so
     // they skip dynamic exclusivity checks, which would cost more than a push and a pop.
     @usableFromInline @exclusivity(unchecked) var frames: [ResolutionFrame] = []
-    @usableFromInline @exclusivity(unchecked) var graphValues: [GraphKey: AnyObject] = [:]
+    /// The `graph` scope's values: a short list searched from the end, cheaper than hashing for
+    /// the handful a resolution makes.
+    @usableFromInline @exclusivity(unchecked) var graphValues: [(key: GraphKey, value: AnyObject)] = []
     @usableFromInline @exclusivity(unchecked) var traceLines: [String] = []
     /// Inside an async factory's closure: where the finished lines go, and how deep they start.
     @exclusivity(unchecked) var asyncTrace: AsyncTrace?
@@ -103,7 +120,7 @@ final class ResolutionChain: @unchecked Sendable {
             containerType: type(of: container),
             key: key,
             resultType: result,
-            parameter: recordsParameter ? parameter as? AnyHashable : nil,
+            parameter: recordsParameter ? FrameParameter.box(parameter) : nil,
             isParameterized: P.self != Void.self
         )
         if depth >= ResolutionChain.detectionDepth {
@@ -176,9 +193,27 @@ final class ResolutionChain: @unchecked Sendable {
     }
 }
 
+extension ResolutionChain {
+    /// The value the `graph` scope keeps for `key` in the current resolution.
+    @inlinable
+    func graphValue(for key: GraphKey) -> AnyObject? {
+        var index = graphValues.count
+        while index > 0 {
+            index -= 1
+            let entry = graphValues[index]
+            if entry.key.container == key.container, entry.key.factory == key.factory,
+                entry.key.parameter == key.parameter
+            {
+                return entry.value
+            }
+        }
+        return nil
+    }
+}
+
 /// The key of a value cached by the `graph` scope during one resolution.
 @usableFromInline
-struct GraphKey: Hashable {
+struct GraphKey {
     @usableFromInline let container: ObjectIdentifier
     @usableFromInline let factory: FactoryKey
     @usableFromInline let parameter: AnyHashable?
