@@ -36,10 +36,18 @@ struct FactoryKey: Hashable, @unchecked Sendable {
         hasher.combine(FactoryKey.textHash(name))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func sameText(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
+        // The usual case, one literal compared with itself, without a call.
+        if lhs.hasPointerRepresentation && rhs.hasPointerRepresentation && lhs.utf8Start == rhs.utf8Start {
+            return lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount
+        }
+        return sameTextSlow(lhs, rhs)
+    }
+
+    @usableFromInline
+    static func sameTextSlow(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
         if lhs.hasPointerRepresentation && rhs.hasPointerRepresentation {
-            if lhs.utf8Start == rhs.utf8Start { return lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount }
             guard lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount else { return false }
             return memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
         }
