@@ -26,6 +26,8 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
     case emptyImport(path: String)
     /// The import file is not UTF-8 text.
     case binaryImport(path: String)
+    /// The program's own wiring failed (a dependency cycle, say): a bug to report.
+    case wiring(String)
 
     /// The line `notes` prints after `notes: `.
     public var description: String {
@@ -56,6 +58,8 @@ public enum NotesError: Error, Equatable, CustomStringConvertible {
             "\(path) holds no notes (it is empty); nothing was imported"
         case .binaryImport(let path):
             "\(path) is not a text file (it must be UTF-8, one note per line); nothing was imported"
+        case .wiring(let reason):
+            "internal error, please report it: \(reason)"
         }
     }
 

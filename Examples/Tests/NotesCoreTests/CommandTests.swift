@@ -85,6 +85,16 @@ struct CommandTests {
         #expect(fakes.console.error == ["notes: database error in x: disk full"])
     }
 
+    @Test func aWiringFailureIsReportedAsABug() async throws {
+        struct Broken: Error, CustomStringConvertible {
+            var description: String { "no store today" }
+        }
+        let fakes = Fakes()
+        Container.shared.noteStore.register { throw Broken() }
+        #expect(await fakes.run("list") == 1)
+        #expect(fakes.console.error == ["notes: internal error, please report it: no store today"])
+    }
+
     @Test func optionsMayFollowTheCommandAndDoubleDashEndsThem() throws {
         #expect(try Invocation.parse(["list", "--limit=3", "--verbose"]).command == .list(limit: 3))
         #expect(try Invocation.parse(["add", "--", "--not-an-option"]).command == .add("--not-an-option"))

@@ -84,7 +84,7 @@ public enum NotesApp {
             do {
                 return try graph.json()
             } catch {
-                throw .storage(path: ":memory:", reason: "cannot encode the graph: \(error)")
+                throw .wiring("cannot encode the graph: \(error)")
             }
         }
     }
@@ -101,7 +101,7 @@ public enum NotesApp {
                 await container.withScope(.request) { _ = container.lineImporter() }
             }
         } catch {
-            throw error as? NotesError ?? .storage(path: ":memory:", reason: "\(error)")
+            throw error as? NotesError ?? .wiring("\(error)")
         }
     }
 
@@ -114,7 +114,7 @@ public enum NotesApp {
         do {
             return try await body()
         } catch {
-            throw error as? NotesError ?? .storage(path: "?", reason: "\(error)")
+            throw error as? NotesError ?? .wiring("\(error)")
         }
     }
 }

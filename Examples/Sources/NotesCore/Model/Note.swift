@@ -17,5 +17,10 @@ public struct Note: Sendable, Equatable, Identifiable {
     }
 
     /// The first eight characters of the identifier: what `notes list` shows and `notes delete` takes.
-    public var shortID: String { String(id.uuidString.lowercased().prefix(8)) }
+    public var shortID: String { id.shortForm }
+}
+
+extension UUID {
+    /// The first eight characters, in lowercase: how `notes` shows an id.
+    public var shortForm: String { String(uuidString.lowercased().prefix(8)) }
 }

@@ -14,7 +14,7 @@ public struct ImportRequest: Sendable, Equatable {
     }
 
     /// The first eight characters of the id, as logs show it.
-    public var shortID: String { String(id.uuidString.lowercased().prefix(8)) }
+    public var shortID: String { id.shortForm }
 }
 
 /// One line of an import file.
