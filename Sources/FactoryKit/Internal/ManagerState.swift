@@ -27,7 +27,10 @@ struct ManagerState {
     }
 
     @usableFromInline
-    init() {}
+    init() {
+        // Room for a typical container's factories, so the first registrations do not rehash.
+        records.reserveCapacity(16)
+    }
 
     @usableFromInline
     var isAutoRegistering: Bool {
