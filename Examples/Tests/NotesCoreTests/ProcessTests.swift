@@ -62,6 +62,10 @@ struct ProcessTests {
     }
 
     private func notes(_ arguments: String..., database: String? = nil) throws -> Result {
+        try notes(arguments, database: database)
+    }
+
+    private func notes(_ arguments: [String], database: String?) throws -> Result {
         try finish(try start(arguments, database: database))
     }
 
@@ -132,10 +136,6 @@ struct ProcessTests {
         #expect(listed.outputLines.count == 1)
         #expect(listed.output.hasSuffix("precious\n"))
         #expect(FileManager.default.contents(atPath: corrupt) == Data(repeating: 0x5A, count: 8192))
-    }
-
-    private func notes(_ arguments: [String], database: String?) throws -> Result {
-        try finish(try start(arguments, database: database))
     }
 
     @Test func graphIsWrittenInEachFormat() throws {

@@ -46,19 +46,19 @@ public actor Database {
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): everything it does lands, or,
     /// when it throws, nothing does.
     func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws(NotesError) -> Result {
-        do {
-            return try Database.transaction(connection, body)
-        } catch let error as NotesError {
-            throw error
-        } catch {
-            throw .storage(path: location.path, reason: "\(error)")
-        }
+        try reportingErrors { try Database.transaction(connection, body) }
     }
 
     /// Runs `body`, which only reads.
     func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws(NotesError) -> Result {
+        try reportingErrors { try body(connection) }
+    }
+
+    /// Runs `work`, passing ``NotesError``s on and reporting any other failure as a storage error
+    /// in this database.
+    private func reportingErrors<Result>(_ work: () throws -> Result) throws(NotesError) -> Result {
         do {
-            return try body(connection)
+            return try work()
         } catch let error as NotesError {
             throw error
         } catch {
