@@ -124,7 +124,7 @@ extension AsyncFactoryModifying where T: Sendable {
     /// Keeps the value weakly while others hold it.
     public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: the task's current `Scope.singleton`.
-    public var singleton: Self { scope(Scope.singleton) }
+    public var singleton: Self { scope(Scope.Singleton.current) }
 }
 
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {

@@ -4,21 +4,23 @@ struct ResolutionPlan {
     /// The factory's record. Records live as long as their container, which the resolving
     /// factory keeps alive, so the plan holds it without a reference count.
     @usableFromInline unowned(unsafe) let record: FactoryRecord
-    @usableFromInline var registration: AnyObject?
-    @usableFromInline var contexts: [ContextKey: AnyObject]?
-    @usableFromInline var scope: Scope?
-    @usableFromInline var timeToLive: UInt64?
+    /// The options in force; `nil` for a unique factory with nothing registered or decorated.
+    @usableFromInline let options: ResolutionOptions?
     @usableFromInline var cacheParameter: AnyHashable?
+    /// The factory's own decorator, if `options` says it has one.
     @usableFromInline var decorator: AnyObject?
-    @usableFromInline var containerDecorator: ((Any) -> Void)?
     @usableFromInline var singletonEntry: SingletonEntry?
     /// For scopes the container caches: the hit, or the reservation this resolution holds.
     @usableFromInline var cached: SlotLookup?
 
     @inlinable
-    init(record: FactoryRecord) {
+    init(record: FactoryRecord, options: ResolutionOptions?) {
         self.record = record
+        self.options = options
     }
+
+    @inlinable var scope: Scope? { options?.scope }
+    @inlinable var timeToLive: UInt64? { options?.timeToLive }
 }
 
 extension FactoryRegistration {
@@ -53,9 +55,10 @@ extension FactoryRegistration {
 
     @inlinable
     func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
+        guard let options = plan.options else { return }
         if let decorator = plan.decorator {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
-        } else if let decorator = plan.containerDecorator {
+        } else if let decorator = options.containerDecorator {
             decorator(value)
         }
     }
@@ -64,22 +67,17 @@ extension FactoryRegistration {
     func makePlan(_ parameter: P) -> ResolutionPlan {
         container.manager.withState(of: container) { state in
             let record = state.record(for: key)
-            var plan = ResolutionPlan(record: record)
-            plan.containerDecorator = state.decorator
-            plan.scope = record.scope ?? state.defaultScope
-            guard record.hasOptions || plan.scope != nil else { return plan }
-            plan.registration = record.registration
-            plan.contexts = record.contexts
-            plan.timeToLive = record.timeToLive
-            plan.decorator = record.decorator
-            if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
-            guard let scope = plan.scope else { return plan }
+            var plan = ResolutionPlan(record: record, options: record.currentResolution(in: state))
+            guard let options = plan.options else { return plan }
+            if options.hasDecorator { plan.decorator = record.decorator }
+            guard let scope = options.scope else { return plan }
+            if options.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
             switch scope.kind {
             case .cached, .shared:
                 let key = self.key
                 let containerType = type(of: container)
                 plan.cached = record.lookupCache(
-                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: options.timeToLive,
                     reserve: { Self.reserve(key, in: containerType) })
             case .singleton:
                 plan.singletonEntry = record.singletonEntry
@@ -150,10 +148,11 @@ extension FactoryRegistration {
 
     @inlinable
     func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
+        guard let options = plan.options else { return (factory(parameter), .factory) }
+        if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
             return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), .override)
         }
-        if let registration = plan.registration {
+        if let registration = options.registration {
             return (unsafeDowncast(registration, to: ClosureBox<P, T>.self).make(container, parameter), .registration)
         }
         return (factory(parameter), .factory)

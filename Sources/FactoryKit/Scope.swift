@@ -46,7 +46,7 @@ public class Scope: @unchecked Sendable {
     public static let shared = Shared()
     /// Values shared by every container in the process. Bound per task, so a test can give each
     /// test its own singletons with `Scope.$singleton.withValue(Scope.singleton.clone()) { ... }`.
-    @TaskLocal public static var singleton = Singleton()
+    @TaskLocal public static var singleton = Singleton.main
     /// No caching: a new instance for every resolution.
     public static let unique = Unique()
 }

@@ -5,6 +5,8 @@ enum HandWired {
     static let shared = SharedService()
     static let graphC = GraphC()
     static let graphG = GraphG()
+    /// Created asynchronously, once: what S8's async singleton is by hand.
+    static let asyncShared = Task { SharedService() }
 }
 
 /// A hand-written container holding what FactoryKit's `cached` scope holds.
@@ -25,6 +27,13 @@ final class HandContainer: @unchecked Sendable {
 @inline(never)
 func handWiredShared() -> SharedService {
     HandWired.shared
+}
+
+/// The hand-written async singleton: a value created once by a task, which every use awaits. Not
+/// inlined, like `handWiredShared()`.
+@inline(never)
+func handWiredAsyncShared() async -> SharedService {
+    await HandWired.asyncShared.value
 }
 
 /// The hand-written version of a container a test sets up with ten overrides: an object holding

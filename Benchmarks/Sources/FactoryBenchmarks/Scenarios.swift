@@ -1,3 +1,4 @@
+import Dispatch
 import FactoryKit
 
 /// One scenario: the same work written by hand and through FactoryKit, each as a loop of `count`
@@ -50,6 +51,19 @@ let scenarios: [Scenario] = [
         factoryKit: { count, sink in for _ in 0..<count { sink.keep(InjectedHolder()) } }
     ),
     Scenario(
+        id: "S8", title: "async singleton resolve (hit)",
+        handWritten: { count, sink in
+            blocking {
+                for _ in 0..<count { sink.keep(await handWiredAsyncShared()) }
+            }
+        },
+        factoryKit: { count, sink in
+            blocking {
+                for _ in 0..<count { sink.keep(try! await Container.shared.asyncSharedService()) }
+            }
+        }
+    ),
+    Scenario(
         id: "S9", title: "new container + 10 overrides",
         handWritten: { count, sink in
             for _ in 0..<count {
@@ -85,4 +99,15 @@ func prepareScenarios() {
 /// The hand-written counterpart of `InjectedHolder`.
 final class HandInjectedHolder: @unchecked Sendable {
     let service = SmallService()
+}
+
+/// Runs an async loop to completion on a task and waits for it. The task's start and the wait are
+/// the same for `count` and `2 × count` operations, so they cancel out of instruction counts.
+func blocking(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await body()
+        done.signal()
+    }
+    done.wait()
 }

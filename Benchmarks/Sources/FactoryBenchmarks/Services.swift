@@ -92,6 +92,8 @@ extension Container {
     var graphH: Factory<GraphH> { self { GraphH(g: self.graphG(), i: self.graphI()) } }
     var graphI: Factory<GraphI> { self { GraphI() } }
 
+    var asyncSharedService: AsyncFactory<SharedService> { self { SharedService() }.singleton }
+
     var parameterService: ParameterFactory<Int, ParameterService> { self { ParameterService(id: $0) } }
 
     var greeting: Factory<any Greeting> {

@@ -13,13 +13,26 @@ final class FactoryRecord {
 
     /// Whether any option was written since the last reset (what `once()` compares against).
     @usableFromInline @exclusivity(unchecked) var hasOptions = false
-    @usableFromInline @exclusivity(unchecked) var registration: AnyObject?
-    @usableFromInline @exclusivity(unchecked) var contexts: [ContextKey: AnyObject]?
-    @usableFromInline @exclusivity(unchecked) var scope: Scope?
-    @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false
-    @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64?
-    @usableFromInline @exclusivity(unchecked) var decorator: AnyObject?
+    // Each write to an option a resolution reads makes `resolution` stale.
+    @usableFromInline @exclusivity(unchecked) var registration: AnyObject? { didSet { isResolutionCurrent = false } }
+    @usableFromInline @exclusivity(unchecked) var contexts: [ContextKey: AnyObject]? {
+        didSet { isResolutionCurrent = false }
+    }
+    @usableFromInline @exclusivity(unchecked) var scope: Scope? { didSet { isResolutionCurrent = false } }
+    @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false { didSet { isResolutionCurrent = false } }
+    @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64? { didSet { isResolutionCurrent = false } }
+    /// Read by each resolution itself rather than frozen: a definition's `.decorator { }` stores a
+    /// new closure on every access, so only a change to or from `nil` makes `resolution` stale.
+    @usableFromInline @exclusivity(unchecked) var decorator: AnyObject? {
+        didSet { if (oldValue == nil) != (decorator == nil) { isResolutionCurrent = false } }
+    }
     @usableFromInline @exclusivity(unchecked) var once = false
+
+    /// What a synchronous resolution reads of the options above and the manager's default scope
+    /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
+    /// without registration, override or decorator). Rebuilt under the lock when stale.
+    @usableFromInline @exclusivity(unchecked) var resolution: ResolutionOptions?
+    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false
 
     /// Values of `cached`, `shared` and custom scopes, and which scope instance made them.
     @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
@@ -37,6 +50,30 @@ final class FactoryRecord {
     @usableFromInline
     init(key: FactoryKey) {
         self.key = key
+    }
+
+    /// The options a resolution reads, rebuilt if a write made them stale. Runs under the
+    /// manager's lock.
+    @inlinable
+    func currentResolution(in state: ManagerState) -> ResolutionOptions? {
+        if !isResolutionCurrent { refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator) }
+        return resolution
+    }
+
+    @usableFromInline
+    func refreshResolution(defaultScope: Scope?, decorator containerDecorator: ((Any) -> Void)?) {
+        let scope = scope ?? defaultScope
+        let isPlain =
+            registration == nil && contexts == nil && decorator == nil && containerDecorator == nil
+            && (scope == nil || scope?.kind == .unique)
+        resolution =
+            isPlain
+            ? nil
+            : ResolutionOptions(
+                registration: registration, contexts: contexts, scope: scope, timeToLive: timeToLive,
+                hasDecorator: decorator != nil, containerDecorator: containerDecorator,
+                scopeOnParameters: scopeOnParameters)
+        isResolutionCurrent = true
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -99,6 +136,36 @@ final class FactoryRecord {
             cache.removeAll()
             cacheScope = scope
         }
+    }
+}
+
+/// The options one synchronous resolution reads, frozen: built under the manager's lock after a
+/// change and shared by every resolution until the next one, so a resolution takes one reference
+/// instead of copying each option.
+@usableFromInline
+final class ResolutionOptions {
+    @usableFromInline let registration: AnyObject?
+    @usableFromInline let contexts: [ContextKey: AnyObject]?
+    /// The factory's scope, or else its container's default scope.
+    @usableFromInline let scope: Scope?
+    @usableFromInline let timeToLive: UInt64?
+    /// Whether the factory has a decorator of its own, which the resolution reads from the record.
+    @usableFromInline let hasDecorator: Bool
+    @usableFromInline let containerDecorator: ((Any) -> Void)?
+    @usableFromInline let scopeOnParameters: Bool
+
+    @usableFromInline
+    init(
+        registration: AnyObject?, contexts: [ContextKey: AnyObject]?, scope: Scope?, timeToLive: UInt64?,
+        hasDecorator: Bool, containerDecorator: ((Any) -> Void)?, scopeOnParameters: Bool
+    ) {
+        self.registration = registration
+        self.contexts = contexts
+        self.scope = scope
+        self.timeToLive = timeToLive
+        self.hasDecorator = hasDecorator
+        self.containerDecorator = containerDecorator
+        self.scopeOnParameters = scopeOnParameters
     }
 }
 

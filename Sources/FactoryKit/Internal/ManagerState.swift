@@ -12,8 +12,9 @@ struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
     @usableFromInline var recent = RecentRecords()
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending
-    @usableFromInline var defaultScope: Scope?
-    @usableFromInline var decorator: ((Any) -> Void)?
+    // Every record's frozen resolution options include these two.
+    @usableFromInline var defaultScope: Scope? { didSet { invalidateResolutions() } }
+    @usableFromInline var decorator: ((Any) -> Void)? { didSet { invalidateResolutions() } }
     @usableFromInline var promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
     var snapshots: [Snapshot] = []
 
@@ -36,6 +37,10 @@ struct ManagerState {
     var isAutoRegistering: Bool {
         if case .running = autoRegistration { return true }
         return false
+    }
+
+    func invalidateResolutions() {
+        for record in records.values { record.isResolutionCurrent = false }
     }
 
     /// The record of `key`, created on first use.

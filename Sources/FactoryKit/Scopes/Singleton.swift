@@ -16,6 +16,28 @@ extension Scope {
         public override init() {
             storage = Locked([:])
             super.init(kind: .singleton)
+            Singleton.population.add(1)
+        }
+
+        deinit {
+            Singleton.population.add(-1)
+        }
+
+        /// The default value of `Scope.singleton`: the process's singletons unless a task binds
+        /// another instance.
+        static let main = Singleton()
+
+        /// How many `Singleton` instances are alive.
+        @usableFromInline static let population = AtomicCounter()
+
+        /// The instance `Scope.singleton` returns for the current task, found without reading the
+        /// task-local while `main` is the only instance alive: a task can only have bound a live
+        /// instance, so then it is `main`. The `.singleton` modifier runs on every resolution, and
+        /// the task-local read costs more than the rest of a singleton hit.
+        @usableFromInline
+        static var current: Singleton {
+            let main = Singleton.main  // created before the count is read, so it is counted
+            return population.value == 1 ? main : Scope.singleton
         }
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
