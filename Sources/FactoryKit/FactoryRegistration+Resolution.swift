@@ -1,4 +1,8 @@
 /// What one resolution learned from its container, gathered under a single lock acquisition.
+///
+/// Every field is a constant set by one initializer: assigning an optional reference field after
+/// initialization made the compiler destroy the old value through runtime metadata, several
+/// calls per resolution.
 @usableFromInline
 struct ResolutionPlan {
     /// The factory's record. Records live as long as their container, which the resolving
@@ -6,20 +10,63 @@ struct ResolutionPlan {
     @usableFromInline unowned(unsafe) let record: FactoryRecord
     /// The options in force; `nil` for a unique factory with nothing registered or decorated.
     @usableFromInline let options: ResolutionOptions?
-    @usableFromInline var cacheParameter: AnyHashable?
     /// The factory's own decorator, if `options` says it has one.
-    @usableFromInline var decorator: AnyObject?
-    @usableFromInline var singletonEntry: SingletonEntry?
-    /// For scopes the container caches: the hit, or the reservation this resolution holds.
-    @usableFromInline var cached: SlotLookup?
+    @usableFromInline let decorator: AnyObject?
+    /// What the scope gave: the singleton entry remembered in the record (`singletonEntry`), or
+    /// the container cache's answer (`cached`).
+    @usableFromInline let scopeObject: AnyObject?
+    @usableFromInline let scopeObjectKind: ScopeObjectKind
+
+    @usableFromInline
+    enum ScopeObjectKind: UInt8 {
+        case none, singletonEntry, boxedHit, objectHit, create, wait
+    }
 
     @inlinable
-    init(record: FactoryRecord, options: ResolutionOptions?) {
+    init(
+        record: FactoryRecord, options: ResolutionOptions?, decorator: AnyObject? = nil,
+        scopeObject: AnyObject? = nil, scopeObjectKind: ScopeObjectKind = .none
+    ) {
         self.record = record
         self.options = options
+        self.decorator = decorator
+        self.scopeObject = scopeObject
+        self.scopeObjectKind = scopeObjectKind
+    }
+
+    /// Packs a container cache's answer into `scopeObject` and `scopeObjectKind`.
+    @inlinable
+    static func packing(_ lookup: SlotLookup) -> (AnyObject, ScopeObjectKind) {
+        switch lookup {
+        case .hit(let object, let boxed): (object, boxed ? .boxedHit : .objectHit)
+        case .create(let flight): (flight, .create)
+        case .wait(let flight): (flight, .wait)
+        }
+    }
+
+    /// The container cache's answer, for `cached`, `shared` and custom scopes.
+    @inlinable
+    var cached: SlotLookup? {
+        guard let object = scopeObject else { return nil }
+        switch scopeObjectKind {
+        case .none, .singletonEntry: return nil
+        case .boxedHit: return .hit(object, boxed: true)
+        case .objectHit: return .hit(object, boxed: false)
+        case .create: return .create(unsafeDowncast(object, to: InFlight.self))
+        case .wait: return .wait(unsafeDowncast(object, to: InFlight.self))
+        }
+    }
+
+    /// The singleton entry the record remembered, for `singleton`.
+    @inlinable
+    var singletonEntry: SingletonEntry? {
+        guard scopeObjectKind == .singletonEntry, let object = scopeObject else { return nil }
+        return unsafeDowncast(object, to: SingletonEntry.self)
     }
 
     @inlinable var scope: Scope? { options?.scope }
+    /// Whether values are cached per parameter (`scopeOnParameters`).
+    @inlinable var scopesOnParameters: Bool { options?.scopeOnParameters ?? false }
     @inlinable var timeToLive: UInt64? { options?.timeToLive }
 }
 
@@ -53,7 +100,7 @@ extension FactoryRegistration {
         return value
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
         guard let options = plan.options else { return }
         if let decorator = plan.decorator {
@@ -63,28 +110,36 @@ extension FactoryRegistration {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func makePlan(_ parameter: P) -> ResolutionPlan {
         container.manager.withState(of: container) { state in
             let record = state.record(for: key)
-            var plan = ResolutionPlan(record: record, options: record.currentResolution(in: state))
-            guard let options = plan.options else { return plan }
-            if options.hasDecorator { plan.decorator = record.decorator }
-            guard let scope = options.scope else { return plan }
-            if options.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            guard let options = record.currentResolution(in: state) else {
+                return ResolutionPlan(record: record, options: nil)
+            }
+            let decorator = options.hasDecorator ? record.decorator : nil
+            guard let scope = options.scope else {
+                return ResolutionPlan(record: record, options: options, decorator: decorator)
+            }
             switch scope.kind {
             case .cached, .shared:
                 let key = self.key
                 let containerType = type(of: container)
-                plan.cached = record.lookupCache(
-                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: options.timeToLive,
+                let lookup = record.lookupCache(
+                    scope: ObjectIdentifier(scope),
+                    parameter: options.scopeOnParameters ? parameter as? AnyHashable : nil,
+                    timeToLive: options.timeToLive,
                     reserve: { Self.reserve(key, in: containerType) })
+                let (object, kind) = ResolutionPlan.packing(lookup)
+                return ResolutionPlan(
+                    record: record, options: options, decorator: decorator, scopeObject: object, scopeObjectKind: kind)
             case .singleton:
-                plan.singletonEntry = record.singletonEntry
+                return ResolutionPlan(
+                    record: record, options: options, decorator: decorator, scopeObject: record.singletonEntry,
+                    scopeObjectKind: .singletonEntry)
             case .unique, .graph, .taskBound:
-                break
+                return ResolutionPlan(record: record, options: options, decorator: decorator)
             }
-            return plan
         }
     }
 
@@ -98,7 +153,7 @@ extension FactoryRegistration {
             label: Diagnostics.describe(container: containerType, name: key.name, result: T.self))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         guard let scope = plan.scope else { return create(plan, parameter) }
         switch scope.kind {
@@ -124,21 +179,22 @@ extension FactoryRegistration {
             fatalError(message)
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
+        let cacheParameter = cacheParameter(plan, parameter)
         let key = self.key
         let containerType = type(of: container)
         let lookup = block.lookup(
-            blockKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+            blockKey, parameter: cacheParameter, timeToLive: plan.timeToLive,
             reserve: { Self.reserve(key, in: containerType) })
         let description = self.description
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             block.publish(
-                stored, key: blockKey, parameter: plan.cacheParameter, for: flight, timestamp: timestamp,
+                stored, key: blockKey, parameter: cacheParameter, for: flight, timestamp: timestamp,
                 label: description)
         }
     }
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
-    @inlinable
+    @inlinable @inline(__always)
     func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
@@ -146,7 +202,7 @@ extension FactoryRegistration {
         return run(plan, parameter)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         guard let options = plan.options else { return (factory(parameter), .factory) }
         if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
@@ -170,10 +226,19 @@ extension FactoryRegistration {
     @inlinable
     func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         produce(plan.cached!, plan, parameter, scope: scope) { stored, flight, timestamp in
+            let cacheParameter = cacheParameter(plan, parameter)
             container.manager.state.withLock { _ in
-                plan.record.cache.publish(stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+                plan.record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
         }
+    }
+
+    /// The key of the value's slot among a `scopeOnParameters` factory's values; `nil` otherwise.
+    /// Worked out where needed rather than kept in the plan: `AnyHashable` is resilient, so
+    /// carrying one costs runtime calls on every resolution.
+    @inlinable
+    func cacheParameter(_ plan: ResolutionPlan, _ parameter: P) -> AnyHashable? {
+        plan.scopesOnParameters ? parameter as? AnyHashable : nil
     }
 
     /// Acts on a scope's answer: returns a hit, waits for another thread's creation, or creates
@@ -199,14 +264,21 @@ extension FactoryRegistration {
 
     @inlinable
     func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
+        // A hit through the entry remembered in the record: no key to build or hash.
+        if !plan.scopesOnParameters, plan.timeToLive == nil, let memo = plan.singletonEntry,
+            let box = singleton.plainHit(memo, site: site)
+        {
+            return (unsafeDowncast(box, to: ValueBox<T>.self).value, .cache)
+        }
         let key = self.key
         let containerType = type(of: container)
+        let cacheParameter = cacheParameter(plan, parameter)
         let (decision, entry) = singleton.lookup(
-            singletonKey, memo: plan.singletonEntry, parameter: plan.cacheParameter,
+            singletonKey, memo: plan.singletonEntry, parameter: cacheParameter,
             timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
         if entry !== plan.singletonEntry { remember(entry, in: plan.record) }
         return produce(decision, plan, parameter, scope: singleton) { stored, flight, timestamp in
-            singleton.publish(stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+            singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
         }
     }
 
@@ -219,7 +291,9 @@ extension FactoryRegistration {
     @inlinable
     func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
-        let graphKey = GraphKey(container: ObjectIdentifier(container), factory: key, parameter: plan.cacheParameter)
+        let graphKey = GraphKey(
+            container: ObjectIdentifier(container), factory: key,
+            parameter: plan.scopesOnParameters ? FrameParameter.box(parameter) : nil)
         // A class instance is kept as it is; anything else in a box.
         let isClass = T.self is AnyObject.Type
         if let stored = chain.graphValue(for: graphKey) {

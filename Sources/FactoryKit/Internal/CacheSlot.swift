@@ -165,6 +165,14 @@ struct SlotGroup {
     @inlinable
     var isEmpty: Bool { slot == nil && byParameter.isEmpty }
 
+    /// The strongly held value of the parameterless slot, if it has one: the whole of a hit for
+    /// a factory without `scopeOnParameters` or a time to live. Reads without copying the slot.
+    @inlinable
+    var strongValue: AnyObject? {
+        guard case .value(.strong(let box), _)? = slot else { return nil }
+        return box
+    }
+
     @inlinable
     mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         if let parameter {

@@ -49,7 +49,7 @@ struct ResolutionFrame {
 /// A frame's parameter, boxed; see ``ResolutionFrame/parameter``.
 @usableFromInline
 final class FrameParameter {
-    let value: AnyHashable
+    @usableFromInline let value: AnyHashable
 
     init(_ value: AnyHashable) { self.value = value }
 
@@ -202,7 +202,7 @@ extension ResolutionChain {
             index -= 1
             let entry = graphValues[index]
             if entry.key.container == key.container, entry.key.factory == key.factory,
-                entry.key.parameter == key.parameter
+                entry.key.parameter?.value == key.parameter?.value
             {
                 return entry.value
             }
@@ -216,10 +216,12 @@ extension ResolutionChain {
 struct GraphKey {
     @usableFromInline let container: ObjectIdentifier
     @usableFromInline let factory: FactoryKey
-    @usableFromInline let parameter: AnyHashable?
+    /// Boxed, and only for `scopeOnParameters` factories: `AnyHashable` is resilient, and an
+    /// unboxed one makes every key copy go through the runtime.
+    @usableFromInline let parameter: FrameParameter?
 
     @inlinable
-    init(container: ObjectIdentifier, factory: FactoryKey, parameter: AnyHashable?) {
+    init(container: ObjectIdentifier, factory: FactoryKey, parameter: FrameParameter?) {
         self.container = container
         self.factory = factory
         self.parameter = parameter

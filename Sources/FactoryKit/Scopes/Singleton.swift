@@ -97,6 +97,17 @@ extension Scope {
             }
         }
 
+        /// The value `memo` holds for a factory without `scopeOnParameters` or a time to live, if
+        /// `memo` is still this cache's entry for the factory defined at `site`; `nil` sends the
+        /// resolution down the full path of `lookup`.
+        @inlinable
+        func plainHit(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
+            storage.withLock { _ in
+                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site else { return nil }
+                return memo.group.strongValue
+            }
+        }
+
         @usableFromInline
         func entry(for key: SingletonKey, in entries: inout [SingletonKey: SingletonEntry]) -> SingletonEntry {
             if let existing = entries[key] { return existing }
