@@ -123,6 +123,14 @@ extension FactoryRegistration {
             }
             switch scope.kind {
             case .cached, .shared:
+                // A hit on a value held strongly, without a parameter or a time to live to check.
+                if !options.scopeOnParameters, options.timeToLive == nil, record.cacheScope == ObjectIdentifier(scope),
+                    let box = record.cache.strongValue
+                {
+                    return ResolutionPlan(
+                        record: record, options: options, decorator: decorator, scopeObject: box,
+                        scopeObjectKind: .boxedHit)
+                }
                 let key = self.key
                 let containerType = type(of: container)
                 let lookup = record.lookupCache(
@@ -304,7 +312,8 @@ extension FactoryRegistration {
         defer { chain.pop() }
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.
-        if !ValueInspection.isNil(value) {
+        // A class instance is never `nil`; asking the runtime would cost a dynamic cast.
+        if isClass || !ValueInspection.isNil(value) {
             chain.graphValues.append((graphKey, isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)))
         }
         return (value, tag)

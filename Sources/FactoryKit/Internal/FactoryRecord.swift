@@ -176,17 +176,28 @@ final class ResolutionOptions {
 /// empty slot ends the search. A miss falls back to the dictionary, which compares names by text.
 @usableFromInline
 struct RecentRecords {
+    /// A slot; empty while `name` is `nil`. Plain words only, so reading a slot copies nothing
+    /// through the runtime: the record is held by the manager's dictionary, which never drops it.
     @usableFromInline
     struct Entry {
-        @usableFromInline let name: UnsafeRawPointer
-        @usableFromInline let result: ObjectIdentifier
-        @usableFromInline let parameter: ObjectIdentifier
-        @usableFromInline let record: FactoryRecord
+        @usableFromInline let name: UnsafeRawPointer?
+        @usableFromInline let result: ObjectIdentifier?
+        @usableFromInline let parameter: ObjectIdentifier?
+        @usableFromInline unowned(unsafe) let record: FactoryRecord?
+
+        @inlinable
+        init(name: UnsafeRawPointer?, result: ObjectIdentifier?, parameter: ObjectIdentifier?, record: FactoryRecord?) {
+            self.name = name
+            self.result = result
+            self.parameter = parameter
+            self.record = record
+        }
     }
 
     @usableFromInline static let size = 64
     @usableFromInline static let probes = 4
-    @usableFromInline var entries = ContiguousArray<Entry?>(repeating: nil, count: RecentRecords.size)
+    @usableFromInline var entries = ContiguousArray<Entry>(
+        repeating: Entry(name: nil, result: nil, parameter: nil, record: nil), count: RecentRecords.size)
 
     @inlinable
     init() {}
@@ -203,14 +214,17 @@ struct RecentRecords {
         guard key.name.hasPointerRepresentation else { return nil }
         let name = UnsafeRawPointer(key.name.utf8Start)
         var index = RecentRecords.index(name: name, result: key.result)
-        for _ in 0..<RecentRecords.probes {
-            guard let entry = entries[index] else { return nil }
-            if entry.name == name, entry.result == key.result, entry.parameter == key.parameter {
-                return entry.record
+        return entries.withUnsafeBufferPointer { slots in
+            for _ in 0..<RecentRecords.probes {
+                let entry = slots[index]
+                guard let entryName = entry.name else { return nil }
+                if entryName == name, entry.result == key.result, entry.parameter == key.parameter {
+                    return entry.record
+                }
+                index = (index &+ 1) & (RecentRecords.size - 1)
             }
-            index = (index &+ 1) & (RecentRecords.size - 1)
+            return nil
         }
-        return nil
     }
 
     @usableFromInline
@@ -221,7 +235,7 @@ struct RecentRecords {
         let entry = Entry(name: name, result: key.result, parameter: key.parameter, record: record)
         var index = home
         for _ in 0..<RecentRecords.probes {
-            if entries[index] == nil {
+            if entries[index].name == nil {
                 entries[index] = entry
                 return
             }

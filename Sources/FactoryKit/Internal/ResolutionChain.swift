@@ -53,6 +53,14 @@ final class FrameParameter {
 
     init(_ value: AnyHashable) { self.value = value }
 
+    /// Whether two optional parameters are equal, comparing values only when both have one.
+    @inlinable
+    static func same(_ lhs: FrameParameter?, _ rhs: FrameParameter?) -> Bool {
+        guard let lhs else { return rhs == nil }
+        guard let rhs else { return false }
+        return lhs.value == rhs.value
+    }
+
     /// The parameter, boxed, when it is `Hashable`.
     @usableFromInline
     static func box<P>(_ parameter: P) -> FrameParameter? {
@@ -202,7 +210,7 @@ extension ResolutionChain {
             index -= 1
             let entry = graphValues[index]
             if entry.key.container == key.container, entry.key.factory == key.factory,
-                entry.key.parameter?.value == key.parameter?.value
+                FrameParameter.same(entry.key.parameter, key.parameter)
             {
                 return entry.value
             }
