@@ -113,18 +113,18 @@ extension AsyncFactoryModifying {
 extension AsyncFactoryModifying where T: Sendable {
     /// Sets the factory's scope. Changing it drops the values the previous scope held. The
     /// `graph` scope does not apply to async factories, which then create a new value each time.
-    @discardableResult
+    @inlinable @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self
     }
 
     /// Keeps the value in the container until reset.
-    public var cached: Self { scope(.cached) }
+    @inlinable public var cached: Self { scope(.cached) }
     /// Keeps the value weakly while others hold it.
-    public var shared: Self { scope(.shared) }
+    @inlinable public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: the task's current `Scope.singleton`.
-    public var singleton: Self { scope(Scope.Singleton.current) }
+    @inlinable public var singleton: Self { scope(Scope.Singleton.current) }
 }
 
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {

@@ -26,7 +26,7 @@ extension AsyncFactoryRegistration {
         var frame = AsyncFrame(
             container: ObjectIdentifier(container), key: key,
             parameter: P.self == Void.self ? nil : parameter as? AnyHashable,
-            isParameterized: P.self != Void.self, description: description)
+            isParameterized: P.self != Void.self, containerType: type(of: container), resultType: T.self)
         try AsyncResolution.checkCycle(entering: frame, stack: stack)
 
         var plan = makePlan(parameter)

@@ -113,7 +113,8 @@ struct AsyncFrame: @unchecked Sendable {  // parameters of async factories are S
     @usableFromInline let key: FactoryKey
     @usableFromInline let parameter: AnyHashable?
     @usableFromInline let isParameterized: Bool
-    @usableFromInline let description: String
+    @usableFromInline let containerType: any ManagedContainer.Type
+    @usableFromInline let resultType: Any.Type
     /// The shared creation this frame runs, when it is one.
     @usableFromInline var flight: AsyncFlightBase?
     /// The trace of the outermost resolution, while the trace is on.
@@ -122,13 +123,20 @@ struct AsyncFrame: @unchecked Sendable {  // parameters of async factories are S
     @usableFromInline
     init(
         container: ObjectIdentifier, key: FactoryKey, parameter: AnyHashable?, isParameterized: Bool,
-        description: String
+        containerType: any ManagedContainer.Type, resultType: Any.Type
     ) {
         self.container = container
         self.key = key
         self.parameter = parameter
         self.isParameterized = isParameterized
-        self.description = description
+        self.containerType = containerType
+        self.resultType = resultType
+    }
+
+    /// How messages name the frame's factory; built only when one is written.
+    @usableFromInline
+    var description: String {
+        Diagnostics.describe(container: containerType, name: key.name, result: resultType)
     }
 
     @usableFromInline
