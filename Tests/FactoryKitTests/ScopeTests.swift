@@ -180,6 +180,29 @@ struct ScopeTests {
         #expect(Container.shared.scopeDefault() !== value)
     }
 
+    /// A resolution reads options frozen when they last changed; every kind of change after a
+    /// first resolution must still reach the next one.
+    @Test func changesAfterAResolutionReachTheNextOne() {
+        let container = Container()
+        #expect(container.scopeDefault() !== container.scopeDefault())
+        container.manager.defaultScope = .cached
+        let cached = container.scopeDefault()
+        #expect(container.scopeDefault() === cached)
+        let seen = Counter()
+        container.decorator { _ in _ = seen.next() }
+        _ = container.scopeDefault()
+        #expect(seen.count == 1)
+        container.decorator(nil)
+        container.manager.defaultScope = nil
+        #expect(container.scopeDefault() !== container.scopeDefault())
+        #expect(seen.count == 1)
+        let replacement = Counted(Counter())
+        container.scopeDefault.register { replacement }
+        #expect(container.scopeDefault() === replacement)
+        container.manager.reset(options: .registration)
+        #expect(container.scopeDefault() !== replacement)
+    }
+
     @Test func timeToLiveExpiresOnAMonotonicClock() async throws {
         let first = Container.shared.scopeTimed()
         #expect(Container.shared.scopeTimed() === first)
