@@ -65,8 +65,6 @@ struct ResolutionPlan {
     }
 
     @inlinable var scope: Scope? { options?.scope }
-    /// Whether values are cached per parameter (`scopeOnParameters`).
-    @inlinable var scopesOnParameters: Bool { options?.scopeOnParameters ?? false }
     @inlinable var timeToLive: UInt64? { options?.timeToLive }
 }
 
@@ -124,7 +122,7 @@ extension FactoryRegistration {
             switch scope.kind {
             case .cached, .shared:
                 // A hit on a value held strongly, without a parameter or a time to live to check.
-                if !options.scopeOnParameters, options.timeToLive == nil, record.cacheScope == ObjectIdentifier(scope),
+                if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
                     let box = record.cache.strongValue
                 {
                     return ResolutionPlan(
@@ -135,7 +133,7 @@ extension FactoryRegistration {
                 let containerType = type(of: container)
                 let lookup = record.lookupCache(
                     scope: ObjectIdentifier(scope),
-                    parameter: options.scopeOnParameters ? parameter as? AnyHashable : nil,
+                    parameter: cacheParameter(options, parameter),
                     timeToLive: options.timeToLive,
                     reserve: { Self.reserve(key, in: containerType) })
                 let (object, kind) = ResolutionPlan.packing(lookup)
@@ -187,7 +185,7 @@ extension FactoryRegistration {
             fatalError(message)
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
-        let cacheParameter = cacheParameter(plan, parameter)
+        let cacheParameter = cacheParameter(plan.options, parameter)
         let key = self.key
         let containerType = type(of: container)
         let lookup = block.lookup(
@@ -234,7 +232,7 @@ extension FactoryRegistration {
     @inlinable
     func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         produce(plan.cached!, plan, parameter, scope: scope) { stored, flight, timestamp in
-            let cacheParameter = cacheParameter(plan, parameter)
+            let cacheParameter = cacheParameter(plan.options, parameter)
             container.manager.state.withLock { _ in
                 plan.record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
@@ -245,8 +243,8 @@ extension FactoryRegistration {
     /// Worked out where needed rather than kept in the plan: `AnyHashable` is resilient, so
     /// carrying one costs runtime calls on every resolution.
     @inlinable
-    func cacheParameter(_ plan: ResolutionPlan, _ parameter: P) -> AnyHashable? {
-        plan.scopesOnParameters ? parameter as? AnyHashable : nil
+    func cacheParameter(_ options: ResolutionOptions?, _ parameter: P) -> AnyHashable? {
+        options?.scopeOnParameters == true ? parameter as? AnyHashable : nil
     }
 
     /// Acts on a scope's answer: returns a hit, waits for another thread's creation, or creates
@@ -273,14 +271,14 @@ extension FactoryRegistration {
     @inlinable
     func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
         // A hit through the entry remembered in the record: no key to build or hash.
-        if !plan.scopesOnParameters, plan.timeToLive == nil, let memo = plan.singletonEntry,
+        if plan.options?.hitsNeedNoCheck == true, let memo = plan.singletonEntry,
             let box = singleton.plainHit(memo, site: site)
         {
             return (unsafeDowncast(box, to: ValueBox<T>.self).value, .cache)
         }
         let key = self.key
         let containerType = type(of: container)
-        let cacheParameter = cacheParameter(plan, parameter)
+        let cacheParameter = cacheParameter(plan.options, parameter)
         let (decision, entry) = singleton.lookup(
             singletonKey, memo: plan.singletonEntry, parameter: cacheParameter,
             timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
@@ -301,7 +299,7 @@ extension FactoryRegistration {
         let chain = ResolutionChain.current
         let graphKey = GraphKey(
             container: ObjectIdentifier(container), factory: key,
-            parameter: plan.scopesOnParameters ? FrameParameter.box(parameter) : nil)
+            parameter: cacheParameter(plan.options, parameter).map(FrameParameter.init))
         // A class instance is kept as it is; anything else in a box.
         let isClass = T.self is AnyObject.Type
         if let stored = chain.graphValue(for: graphKey) {

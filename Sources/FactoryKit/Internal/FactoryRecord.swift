@@ -154,6 +154,11 @@ final class ResolutionOptions {
     @usableFromInline let containerDecorator: ((Any) -> Void)?
     @usableFromInline let scopeOnParameters: Bool
 
+    /// Whether a value found in the scope is a hit as it stands: no slot per parameter to pick, no
+    /// time to live to check. Such hits skip the general lookup.
+    @inlinable
+    var hitsNeedNoCheck: Bool { !scopeOnParameters && timeToLive == nil }
+
     @usableFromInline
     init(
         registration: AnyObject?, contexts: [ContextKey: AnyObject]?, scope: Scope?, timeToLive: UInt64?,

@@ -51,6 +51,7 @@ struct ResolutionFrame {
 final class FrameParameter {
     @usableFromInline let value: AnyHashable
 
+    @usableFromInline
     init(_ value: AnyHashable) { self.value = value }
 
     /// Whether two optional parameters are equal, comparing values only when both have one.
