@@ -265,6 +265,20 @@ struct AsyncFactoryTests {
 
 /// The same rules seen from XCTest.
 final class AsyncFactoryXCTests: ContainerTestCase {
+    /// The error `body` throws; when it returns instead, records a failure naming what was expected.
+    private func thrownError<Value>(
+        expecting expected: String, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () async throws -> Value
+    ) async -> (any Error)? {
+        do {
+            _ = try await body()
+            XCTFail("expected \(expected)", file: file, line: line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     func testResolvesRegistersAndResets() async throws {
         let original = try await Container.shared.asyncUnique()
         XCTAssertEqual(original.name, "unique")
@@ -280,12 +294,8 @@ final class AsyncFactoryXCTests: ContainerTestCase {
             if attempt == 1 { throw AsyncOpenError(attempt: attempt) }
             return AsyncDatabase(name: "ok", number: attempt)
         }.singleton
-        do {
-            _ = try await factory()
-            XCTFail("expected the first attempt to fail")
-        } catch {
-            XCTAssertEqual(error as? AsyncOpenError, AsyncOpenError(attempt: 1))
-        }
+        let error = await thrownError(expecting: "the first attempt to fail") { try await factory() }
+        XCTAssertEqual(error as? AsyncOpenError, AsyncOpenError(attempt: 1))
         let value = try await factory()
         XCTAssertEqual(value.number, 2)
         let again = try await factory()
@@ -293,12 +303,8 @@ final class AsyncFactoryXCTests: ContainerTestCase {
     }
 
     func testCycleThrows() async {
-        do {
-            _ = try await Container.shared.asyncCycleB()
-            XCTFail("expected a cycle")
-        } catch {
-            XCTAssertTrue(error is DependencyCycleError)
-        }
+        let error = await thrownError(expecting: "a cycle") { try await Container.shared.asyncCycleB() }
+        XCTAssertTrue(error is DependencyCycleError)
     }
 
     func testScopedCreationRunsOnceForManyTasks() async throws {
@@ -322,12 +328,8 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         XCTAssertTrue(first === again)
         let other = try await Container.shared.withScope(.request) { try await Container.shared.requestAsyncLog() }
         XCTAssertNotEqual(first.id, other.id)
-        do {
-            _ = try await Container.shared.requestAsyncLog()
-            XCTFail("expected InactiveScopeError")
-        } catch {
-            XCTAssertTrue(error is InactiveScopeError)
-        }
+        let error = await thrownError(expecting: "InactiveScopeError") { try await Container.shared.requestAsyncLog() }
+        XCTAssertTrue(error is InactiveScopeError)
     }
 
     func testACancelledWaiterLeavesWhileTheCreationGoesOn() async throws {
@@ -339,12 +341,8 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         let impatient = Task { try await factory() }
         try await Task.sleep(for: .milliseconds(30))
         impatient.cancel()
-        do {
-            _ = try await impatient.value
-            XCTFail("expected CancellationError")
-        } catch {
-            XCTAssertTrue(error is CancellationError)
-        }
+        let error = await thrownError(expecting: "CancellationError") { try await impatient.value }
+        XCTAssertTrue(error is CancellationError)
         await gate.open()
         let value = try await patient.value
         XCTAssertEqual(value.name, "slow")
