@@ -41,6 +41,16 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
             key: key, file: file, line: line, container: container, factory: { _ in try await factory() })
     }
 
+    /// Creates a factory from a key and site already converted, as validation does.
+    @inlinable
+    init(
+        _ container: any ManagedContainer, name: LiteralText, site: DefinitionSite,
+        _ factory: @escaping AsyncFactoryType<T>
+    ) {
+        registration = AsyncFactoryRegistration(
+            name: name, site: site, container: container, factory: { _ in try await factory() })
+    }
+
     /// Resolves the dependency: `try await Container.shared.database()`.
     public func callAsFunction() async throws -> T {
         try await registration.resolve(())
@@ -119,29 +129,58 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
 
 /// The identity and definition of an asynchronous factory; it has no public members.
 public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
-    @usableFromInline let key: FactoryKey
-    @usableFromInline let site: DefinitionSite
+    // Plain words, as in `FactoryRegistration`, so copies and destroys stay inline.
+    @usableFromInline let name: LiteralText
+    @usableFromInline let file: LiteralText
+    /// The definition's line, shifted left by one, with the `once` flag in the lowest bit.
+    @usableFromInline var lineAndOnce: UInt
     @usableFromInline let container: any ManagedContainer
     @usableFromInline let factory: @Sendable (P) async throws -> T
-    /// Set on the value `.once()` returns.
-    @usableFromInline var once = false
+    /// The key's parameter type, `AsyncKeyMarker<P>`. Kept rather than worked out on use:
+    /// unspecialized code would instantiate the marker's metadata on every resolution.
+    @usableFromInline let keyParameter: ObjectIdentifier
 
     @inlinable
     init(
         key: StaticString, file: StaticString, line: UInt, container: any ManagedContainer,
         factory: @escaping @Sendable (P) async throws -> T
     ) {
-        // The marker keeps an async factory's key apart from a synchronous one of the same name.
-        self.key = FactoryKey(key, parameter: AsyncKeyMarker<P>.self, result: T.self)
-        self.site = DefinitionSite(file: file, line: line)
+        self.init(
+            name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), container: container,
+            factory: factory)
+    }
+
+    @inlinable
+    init(
+        name: LiteralText, site: DefinitionSite, container: any ManagedContainer,
+        factory: @escaping @Sendable (P) async throws -> T
+    ) {
+        self.name = name
+        self.file = site.file
+        self.lineAndOnce = site.line &<< 1
         self.container = container
         self.factory = factory
+        self.keyParameter = ObjectIdentifier(AsyncKeyMarker<P>.self)
+    }
+
+    /// The marker keeps an async factory's key apart from a synchronous one of the same name.
+    @inlinable
+    var key: FactoryKey { FactoryKey(name, parameter: keyParameter, result: ObjectIdentifier(T.self)) }
+
+    @inlinable
+    var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce &>> 1) }
+
+    /// Set on the value `.once()` returns.
+    @inlinable
+    var once: Bool {
+        get { lineAndOnce & 1 == 1 }
+        set { lineAndOnce = newValue ? lineAndOnce | 1 : lineAndOnce & ~1 }
     }
 
     /// How errors and messages name this factory: `Container.database<Database>`.
     @usableFromInline
     var description: String {
-        Diagnostics.describe(container: type(of: container), name: key.name, result: T.self)
+        Diagnostics.describe(container: type(of: container), name: name, result: T.self)
     }
 }
 

@@ -38,8 +38,18 @@ public nonisolated struct Factory<T>: FactoryModifying {
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
         line: UInt = #line, _ factory: @escaping VoidFactoryType<T>
     ) {
+        self.init(
+            container, name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), factory)
+    }
+
+    /// Creates a factory from a key and site already converted, as validation does.
+    @inlinable
+    init(
+        _ container: any ManagedContainer, name: LiteralText, site: DefinitionSite,
+        _ factory: @escaping VoidFactoryType<T>
+    ) {
         registration = FactoryRegistration(
-            key: key, file: file, line: line, container: container, factory: .plain(factory))
+            name: name, site: site, container: container, plain: factory, parameterized: nil)
     }
 
     /// Resolves the dependency: `Container.shared.service()`.

@@ -1,68 +1,56 @@
 /// What one resolution learned from its container, gathered under a single lock acquisition.
 ///
-/// Every field is a constant set by one initializer: assigning an optional reference field after
-/// initialization made the compiler destroy the old value through runtime metadata, several
-/// calls per resolution.
+/// Four fields, every one a constant set by one initializer. With more, or with optional
+/// references assigned after initialization, the compiler copies and destroys the plan through
+/// the runtime's value witnesses, several calls per resolution.
 @usableFromInline
-struct ResolutionPlan {
-    /// The factory's record. Records live as long as their container, which the resolving
-    /// factory keeps alive, so the plan holds it without a reference count.
-    @usableFromInline unowned(unsafe) let record: FactoryRecord
+struct ResolutionPlan<T> {
+    /// The factory record's address, with the plan's `Kind` in the low bits (objects are aligned
+    /// to at least eight bytes). Records live as long as their container, which the resolving
+    /// factory keeps alive, so the plan holds the record without a reference count.
+    @usableFromInline let recordAndKind: UInt
     /// The options in force; `nil` for a unique factory with nothing registered or decorated.
     @usableFromInline let options: ResolutionOptions?
-    /// The factory's own decorator, if `options` says it has one.
-    @usableFromInline let decorator: AnyObject?
-    /// What the scope gave: the singleton entry remembered in the record (`singletonEntry`), or
-    /// the container cache's answer (`cached`).
-    @usableFromInline let scopeObject: AnyObject?
-    @usableFromInline let scopeObjectKind: ScopeObjectKind
+    /// The value the scope held, for `.hit`.
+    @usableFromInline let hit: T?
+    /// The factory's own decorator for `.run` and `.hit`; the singleton entry the record remembers
+    /// for `.singleton`; the creation to make or wait for, for `.create` and `.wait`.
+    @usableFromInline let object: AnyObject?
 
     @usableFromInline
-    enum ScopeObjectKind: UInt8 {
-        case none, singletonEntry, boxedHit, objectHit, create, wait
+    enum Kind: UInt {
+        /// Run the closure that applies, in the scope's way for `graph` and task-bound scopes.
+        case run
+        /// The scope held the value.
+        case hit
+        /// Look the value up in the singleton scope.
+        case singleton
+        /// Create the value of the container's cache slot reserved for this resolution.
+        case create
+        /// Wait for another resolution's creation of the cache slot's value.
+        case wait
     }
 
     @inlinable
-    init(
-        record: FactoryRecord, options: ResolutionOptions?, decorator: AnyObject? = nil,
-        scopeObject: AnyObject? = nil, scopeObjectKind: ScopeObjectKind = .none
-    ) {
-        self.record = record
+    init(record: FactoryRecord, kind: Kind, options: ResolutionOptions?, hit: T? = nil, object: AnyObject? = nil) {
+        self.recordAndKind = UInt(bitPattern: Unmanaged.passUnretained(record).toOpaque()) | kind.rawValue
         self.options = options
-        self.decorator = decorator
-        self.scopeObject = scopeObject
-        self.scopeObjectKind = scopeObjectKind
+        self.hit = hit
+        self.object = object
     }
 
-    /// Packs a container cache's answer into `scopeObject` and `scopeObjectKind`.
     @inlinable
-    static func packing(_ lookup: SlotLookup) -> (AnyObject, ScopeObjectKind) {
-        switch lookup {
-        case .hit(let object, let boxed): (object, boxed ? .boxedHit : .objectHit)
-        case .create(let flight): (flight, .create)
-        case .wait(let flight): (flight, .wait)
-        }
+    var kind: Kind { Kind(rawValue: recordAndKind & 7).unsafelyUnwrapped }
+
+    @inlinable
+    var record: FactoryRecord {
+        Unmanaged<FactoryRecord>.fromOpaque(UnsafeRawPointer(bitPattern: recordAndKind & ~7).unsafelyUnwrapped)
+            .takeUnretainedValue()
     }
 
-    /// The container cache's answer, for `cached`, `shared` and custom scopes.
+    /// The factory's own decorator, if the plan carries it (see `object`).
     @inlinable
-    var cached: SlotLookup? {
-        guard let object = scopeObject else { return nil }
-        switch scopeObjectKind {
-        case .none, .singletonEntry: return nil
-        case .boxedHit: return .hit(object, boxed: true)
-        case .objectHit: return .hit(object, boxed: false)
-        case .create: return .create(unsafeDowncast(object, to: InFlight.self))
-        case .wait: return .wait(unsafeDowncast(object, to: InFlight.self))
-        }
-    }
-
-    /// The singleton entry the record remembered, for `singleton`.
-    @inlinable
-    var singletonEntry: SingletonEntry? {
-        guard scopeObjectKind == .singletonEntry, let object = scopeObject else { return nil }
-        return unsafeDowncast(object, to: SingletonEntry.self)
-    }
+    var decorator: AnyObject? { kind == .run || kind == .hit ? object : nil }
 
     @inlinable var scope: Scope? { options?.scope }
     @inlinable var timeToLive: UInt64? { options?.timeToLive }
@@ -99,25 +87,31 @@ extension FactoryRegistration {
     }
 
     @inlinable @inline(__always)
-    func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
+    func decorate(_ value: T, plan: ResolutionPlan<T>, instantiated: Bool) {
         guard let options = plan.options else { return }
-        if let decorator = plan.decorator {
+        if options.hasDecorator, let decorator = plan.decorator ?? currentDecorator(of: plan.record) {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = options.containerDecorator {
             decorator(value)
         }
     }
 
+    /// The factory's own decorator, read again for plans whose `object` holds something else.
+    @usableFromInline
+    func currentDecorator(of record: FactoryRecord) -> AnyObject? {
+        container.manager.state.withLock { _ in record.decorator }
+    }
+
     @inlinable @inline(__always)
-    func makePlan(_ parameter: P) -> ResolutionPlan {
+    func makePlan(_ parameter: P) -> ResolutionPlan<T> {
         container.manager.withState(of: container) { state in
             let record = state.record(for: key)
             guard let options = record.currentResolution(in: state) else {
-                return ResolutionPlan(record: record, options: nil)
+                return ResolutionPlan(record: record, kind: .run, options: nil)
             }
             let decorator = options.hasDecorator ? record.decorator : nil
             guard let scope = options.scope else {
-                return ResolutionPlan(record: record, options: options, decorator: decorator)
+                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
             }
             switch scope.kind {
             case .cached, .shared:
@@ -125,9 +119,8 @@ extension FactoryRegistration {
                 if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
                     let box = record.cache.strongValue
                 {
-                    return ResolutionPlan(
-                        record: record, options: options, decorator: decorator, scopeObject: box,
-                        scopeObjectKind: .boxedHit)
+                    let value = unsafeDowncast(box, to: ValueBox<T>.self).value
+                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
                 }
                 let key = self.key
                 let containerType = type(of: container)
@@ -136,15 +129,28 @@ extension FactoryRegistration {
                     parameter: cacheParameter(options, parameter),
                     timeToLive: options.timeToLive,
                     reserve: { Self.reserve(key, in: containerType) })
-                let (object, kind) = ResolutionPlan.packing(lookup)
-                return ResolutionPlan(
-                    record: record, options: options, decorator: decorator, scopeObject: object, scopeObjectKind: kind)
+                switch lookup {
+                case .hit(let object, let boxed):
+                    let value = SlotLookup.value(object, boxed: boxed, as: T.self)
+                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
+                case .create(let flight):
+                    return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
+                case .wait(let flight):
+                    return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
+                }
             case .singleton:
-                return ResolutionPlan(
-                    record: record, options: options, decorator: decorator, scopeObject: record.singletonEntry,
-                    scopeObjectKind: .singletonEntry)
+                // A hit through the entry remembered in the record: no key to build or hash. The
+                // singleton's lock nests inside the container's, the order `register` uses too.
+                let memo = record.singletonEntry
+                if options.hitsNeedNoCheck, let memo,
+                    let box = unsafeDowncast(scope, to: Scope.Singleton.self).plainHit(memo, site: site)
+                {
+                    let value = unsafeDowncast(box, to: ValueBox<T>.self).value
+                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
+                }
+                return ResolutionPlan(record: record, kind: .singleton, options: options, object: memo)
             case .unique, .graph, .taskBound:
-                return ResolutionPlan(record: record, options: options, decorator: decorator)
+                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
             }
         }
     }
@@ -160,25 +166,28 @@ extension FactoryRegistration {
     }
 
     @inlinable @inline(__always)
-    func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        guard let scope = plan.scope else { return create(plan, parameter) }
-        switch scope.kind {
-        case .unique:
-            return create(plan, parameter)
-        case .cached, .shared:
-            return produceCached(plan, parameter, scope: scope)
+    func produce(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
+        switch plan.kind {
+        case .hit:
+            return (plan.hit.unsafelyUnwrapped, .cache)
+        case .run:
+            guard let scope = plan.scope else { return create(plan, parameter) }
+            switch scope.kind {
+            case .graph: return produceGraph(plan, parameter)
+            case .taskBound: return produceTaskBound(plan, parameter, scope: scope)
+            case .unique, .cached, .shared, .singleton: return create(plan, parameter)
+            }
         case .singleton:
-            return produceSingleton(plan, parameter, singleton: unsafeDowncast(scope, to: Scope.Singleton.self))
-        case .graph:
-            return produceGraph(plan, parameter)
-        case .taskBound:
-            return produceTaskBound(plan, parameter, scope: scope)
+            return produceSingleton(
+                plan, parameter, singleton: unsafeDowncast(plan.scope.unsafelyUnwrapped, to: Scope.Singleton.self))
+        case .create, .wait:
+            return produceCached(plan, parameter, scope: plan.scope.unsafelyUnwrapped)
         }
     }
 
     /// Resolves in the `withScope` block active for `scope`; there must be one.
     @usableFromInline
-    func produceTaskBound(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
+    func produceTaskBound(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         guard let block = ScopeBlock.active(for: scope) else {
             let message = InactiveScopeError(factory: description).description
             Diagnostics.log("FactoryKit: \(message)")
@@ -201,7 +210,7 @@ extension FactoryRegistration {
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
     @inlinable @inline(__always)
-    func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
+    func create(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         chain.push(container: container, key: key, result: T.self, parameter: parameter)
         defer { chain.pop() }
@@ -209,7 +218,7 @@ extension FactoryRegistration {
     }
 
     @inlinable @inline(__always)
-    func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
+    func run(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
         guard let options = plan.options else { return (factory(parameter), .factory) }
         if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
             return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), .override)
@@ -230,11 +239,14 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
-        produce(plan.cached!, plan, parameter, scope: scope) { stored, flight, timestamp in
+    func produceCached(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
+        let flight = unsafeDowncast(plan.object.unsafelyUnwrapped, to: InFlight.self)
+        let lookup = plan.kind == .create ? SlotLookup.create(flight) : SlotLookup.wait(flight)
+        return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             let cacheParameter = cacheParameter(plan.options, parameter)
+            let record = plan.record
             container.manager.state.withLock { _ in
-                plan.record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
+                record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
         }
     }
@@ -251,7 +263,7 @@ extension FactoryRegistration {
     /// the value, publishes it with `publish` and hands it to the waiters.
     @inlinable
     func produce(
-        _ lookup: SlotLookup, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
+        _ lookup: SlotLookup, _ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope,
         publish: (StoredValue?, InFlight, UInt64) -> Void
     ) -> (T, ValueOrigin) {
         switch lookup {
@@ -269,20 +281,15 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceSingleton(_ plan: ResolutionPlan, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
-        // A hit through the entry remembered in the record: no key to build or hash.
-        if plan.options?.hitsNeedNoCheck == true, let memo = plan.singletonEntry,
-            let box = singleton.plainHit(memo, site: site)
-        {
-            return (unsafeDowncast(box, to: ValueBox<T>.self).value, .cache)
-        }
+    func produceSingleton(_ plan: ResolutionPlan<T>, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
         let key = self.key
         let containerType = type(of: container)
         let cacheParameter = cacheParameter(plan.options, parameter)
+        let memo = plan.object.map { unsafeDowncast($0, to: SingletonEntry.self) }
         let (decision, entry) = singleton.lookup(
-            singletonKey, memo: plan.singletonEntry, parameter: cacheParameter,
+            singletonKey, memo: memo, parameter: cacheParameter,
             timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
-        if entry !== plan.singletonEntry { remember(entry, in: plan.record) }
+        if entry !== memo { remember(entry, in: plan.record) }
         return produce(decision, plan, parameter, scope: singleton) { stored, flight, timestamp in
             singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
         }
@@ -295,7 +302,7 @@ extension FactoryRegistration {
     }
 
     @inlinable
-    func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
+    func produceGraph(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.current
         let graphKey = GraphKey(
             container: ObjectIdentifier(container), factory: key,

@@ -3,50 +3,58 @@
 /// Every ``Factory`` and ``ParameterFactory`` carries one; modifiers use it to write the factory's
 /// options into its container. It has no public members.
 public nonisolated struct FactoryRegistration<P, T> {
-    @usableFromInline let key: FactoryKey
-    @usableFromInline let site: DefinitionSite
+    // Nine machine words, each copied on its own. Past that, the compiler copies and destroys a
+    // specialized generic struct through the runtime's value witnesses, which costs a resolution
+    // more than everything else a cache hit does; so the key and the definition site are kept as
+    // plain words and put together when needed, and the closure is two optionals, not an enum.
+    @usableFromInline let name: LiteralText
+    @usableFromInline let file: LiteralText
+    /// The definition's line, shifted left by one, with the `once` flag in the lowest bit.
+    @usableFromInline var lineAndOnce: UInt
     @usableFromInline let container: any ManagedContainer
-    @usableFromInline let factory: FactoryClosure<P, T>
-    /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
-    @usableFromInline var once = false
+    /// A `Factory`'s closure. Storing it as `(Void) -> T` would need a reabstraction thunk, and
+    /// with it an allocation, every time a definition builds its `Factory`: every resolution.
+    @usableFromInline let plain: (() -> T)?
+    /// A `ParameterFactory`'s closure.
+    @usableFromInline let parameterized: ((P) -> T)?
 
     @inlinable
     init(
-        key: StaticString, file: StaticString, line: UInt, container: any ManagedContainer,
-        factory: FactoryClosure<P, T>
+        name: LiteralText, site: DefinitionSite, container: any ManagedContainer, plain: (() -> T)?,
+        parameterized: ((P) -> T)?
     ) {
-        self.key = FactoryKey(key, parameter: P.self, result: T.self)
-        self.site = DefinitionSite(file: file, line: line)
+        self.name = name
+        self.file = site.file
+        self.lineAndOnce = site.line &<< 1
         self.container = container
-        self.factory = factory
+        self.plain = plain
+        self.parameterized = parameterized
+    }
+
+    @inlinable
+    var key: FactoryKey { FactoryKey(name, parameter: P.self, result: T.self) }
+
+    @inlinable
+    var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce &>> 1) }
+
+    /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
+    @inlinable
+    var once: Bool {
+        get { lineAndOnce & 1 == 1 }
+        set { lineAndOnce = newValue ? lineAndOnce | 1 : lineAndOnce & ~1 }
+    }
+
+    /// Runs the definition's closure.
+    @inlinable
+    func factory(_ parameter: P) -> T {
+        if let plain { return plain() }
+        return parameterized.unsafelyUnwrapped(parameter)
     }
 
     /// How traces and messages name this factory: `Container.service<Service>`.
     @usableFromInline
     var description: String {
-        Diagnostics.describe(container: type(of: container), name: key.name, result: T.self)
-    }
-
-}
-
-/// A factory's original closure, kept in the shape it was written in.
-///
-/// A `Factory`'s `() -> T` stored as `(Void) -> T` would need a reabstraction thunk, and with it an
-/// allocation, every time a definition builds its `Factory`, which is every resolution.
-@usableFromInline
-enum FactoryClosure<P, T> {
-    /// A `Factory`'s closure.
-    case plain(() -> T)
-    /// A `ParameterFactory`'s closure.
-    case parameterized((P) -> T)
-
-    /// Runs the closure.
-    @inlinable
-    func callAsFunction(_ parameter: P) -> T {
-        switch self {
-        case .plain(let make): make()
-        case .parameterized(let make): make(parameter)
-        }
+        Diagnostics.describe(container: type(of: container), name: name, result: T.self)
     }
 }
 

@@ -86,7 +86,7 @@ extension ManagedContainer {
 
     /// Stops at the `promised()` definition, where the missing registration is easiest to see.
     private func unregisteredPromise<T>(key: StaticString, result: T?.Type, file: StaticString, line: UInt) -> T? {
-        let name = Diagnostics.describe(container: type(of: self), name: key, result: T?.self)
+        let name = Diagnostics.describe(container: type(of: self), name: LiteralText(key), result: T?.self)
         if let sink = ValidationSink.current {
             sink.report(
                 ValidationIssue(

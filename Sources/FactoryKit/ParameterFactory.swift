@@ -25,7 +25,8 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
         line: UInt = #line, _ factory: @escaping ParameterFactoryType<P, T>
     ) {
         registration = FactoryRegistration(
-            key: key, file: file, line: line, container: container, factory: .parameterized(factory))
+            name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), container: container,
+            plain: nil, parameterized: factory)
     }
 
     /// Resolves the dependency for `parameters`.

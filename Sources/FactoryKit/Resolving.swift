@@ -33,7 +33,7 @@ extension Resolving {
 
     /// The factory registered for `type`, or `nil`.
     public func factory<T>(_ type: T.Type = T.self) -> Factory<T>? {
-        let key = FactoryKey("*", parameter: Void.self, result: T.self)
+        let key = FactoryKey(LiteralText("*"), parameter: Void.self, result: T.self)
         guard let box = manager.withState(of: self, { $0.existingRecord(for: key)?.registration }) else { return nil }
         let closure = unsafeDowncast(box, to: ClosureBox<Void, T>.self)
         return Factory<T>(self, key: "*", file: "FactoryKit/Resolving.swift", line: 0) { [self] in

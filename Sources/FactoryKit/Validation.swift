@@ -128,17 +128,17 @@ protocol ValidatableFactory {
 /// validation reaches what `autoRegister()` set up.
 @usableFromInline
 protocol FactoryValidating {
-    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
         -> ValidationIssue?
 }
 
 @usableFromInline
 enum SyncValidator<T>: FactoryValidating {
     @usableFromInline
-    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
         -> ValidationIssue?
     {
-        _ = Factory<T>(container, key: name, file: site.file, line: site.line) { fatalError("registered") }()
+        _ = Factory<T>(container, name: name, site: site) { fatalError("registered") }()
         return nil
     }
 }
@@ -146,10 +146,10 @@ enum SyncValidator<T>: FactoryValidating {
 @usableFromInline
 enum AsyncValidator<T>: FactoryValidating {
     @usableFromInline
-    static func validate(_ container: any ManagedContainer, name: StaticString, site: DefinitionSite) async
+    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
         -> ValidationIssue?
     {
-        let factory = AsyncFactory<T>(container, key: name, file: site.file, line: site.line) {
+        let factory = AsyncFactory<T>(container, name: name, site: site) {
             fatalError("registered")
         }
         return await ValidationSink.issue(resolving: factory.registration.description) { _ = try await factory() }
@@ -158,7 +158,7 @@ enum AsyncValidator<T>: FactoryValidating {
 
 struct BoundValidator: ValidatableFactory {
     let container: any ManagedContainer
-    let name: StaticString
+    let name: LiteralText
     let site: DefinitionSite
     let validator: any FactoryValidating.Type
 

@@ -75,13 +75,15 @@ struct DefectTests {
 
     @Test func d11EqualNamesAtDifferentAddressesAreOneKey() throws {
         // Separately linked images can hold separate copies of the same name; a key must compare
-        // and hash by the text. Build such a copy: same bytes, another address.
+        // and hash by the text. Build such a copy: same bytes, NUL-terminated as every literal is,
+        // at another address.
         let original: StaticString = "defectSharedName"
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: original.utf8CodeUnitCount)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: original.utf8CodeUnitCount + 1)
         defer { bytes.deallocate() }
         original.withUTF8Buffer { buffer in
             for (index, byte) in buffer.enumerated() { bytes[index] = byte }
         }
+        bytes[original.utf8CodeUnitCount] = 0
         // StaticString's layout: start pointer, length, flags (0x2: ASCII, pointer representation).
         let copy = unsafeBitCast(
             (UInt(bitPattern: bytes), UInt(original.utf8CodeUnitCount), UInt8(0x2)), to: StaticString.self)
@@ -91,6 +93,21 @@ struct DefectTests {
         let container = Container()
         Factory<String>(container, key: original) { "definition" }.register { "registered" }
         #expect(Factory<String>(container, key: copy) { "definition" }() == "registered")
+    }
+
+    @Test func d11bOneCharacterKeysHeldAsAScalarAreKeysToo() throws {
+        // A `StaticString` can hold one Unicode scalar instead of a pointer to its bytes; such a
+        // key must name one factory like any other. Build one: StaticString's layout is the
+        // scalar, a zero length and flags (0x1: scalar, 0x2: ASCII).
+        let scalar = unsafeBitCast((UInt(0x78), UInt(0), UInt8(0x3)), to: StaticString.self)
+        try #require(!scalar.hasPointerRepresentation)
+        try #require(scalar.unicodeScalar == "x")
+        let container = Container()
+        Factory<String>(container, key: scalar) { "definition" }.register { "registered" }
+        #expect(
+            Factory<String>(container, key: StaticString(unicodeScalarLiteral: "x")) { "definition" }() == "registered")
+        #expect(Factory<String>(container, key: "x") { "definition" }() == "registered")
+        #expect(Factory<String>(container, key: "y") { "definition" }() == "definition")
     }
 
     @Test func d12ContextChangesRaceSafelyWithResolutions() {

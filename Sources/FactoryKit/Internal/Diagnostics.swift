@@ -33,7 +33,7 @@ enum Diagnostics {
     /// for graph recordings.
     @usableFromInline
     static func observe(
-        container: any ManagedContainer, name: StaticString, result: Any.Type, scope: Scope?, parent: String?,
+        container: any ManagedContainer, name: LiteralText, result: Any.Type, scope: Scope?, parent: String?,
         chain: ResolutionChain?
     ) -> Int? {
         let (tracing, recorders) = settings.withLock { ($0.trace, $0.recorders) }
@@ -41,7 +41,7 @@ enum Diagnostics {
         let description = describe(container: containerType, name: name, result: result)
         if !recorders.isEmpty {
             let node = DependencyGraph.Node(
-                container: "\(containerType)", factory: "\(name)", type: "\(result)", scope: scopeName(scope))
+                container: "\(containerType)", factory: name.string, type: "\(result)", scope: scopeName(scope))
             for recorder in recorders where recorder.records(container) {
                 recorder.note(node, id: description, parent: parent)
             }
@@ -83,7 +83,7 @@ enum Diagnostics {
     }
 
     /// Describes a factory the way traces and error messages name it: `Container.service<Service>`.
-    static func describe(container: Any.Type, name: StaticString, result: Any.Type) -> String {
-        "\(container).\(name)<\(result)>"
+    static func describe(container: Any.Type, name: LiteralText, result: Any.Type) -> String {
+        "\(container).\(name.string)<\(result)>"
     }
 }

@@ -6,60 +6,77 @@
     import Musl
 #endif
 
+/// The text of a string literal in one word: a pointer to its NUL-terminated UTF-8 bytes.
+///
+/// `StaticString` takes three words. Keeping one instead keeps ``FactoryRegistration`` small
+/// enough for the compiler to copy and destroy it inline rather than through the runtime's value
+/// witnesses, which costs more than the rest of a cache hit. The rare literal `StaticString` keeps
+/// as a single Unicode scalar (a one-character key) is copied once into memory that is never freed.
+@usableFromInline
+struct LiteralText: Hashable, @unchecked Sendable {
+    @usableFromInline let start: UnsafePointer<CChar>
+
+    @inlinable
+    init(_ text: StaticString) {
+        if text.hasPointerRepresentation {
+            start = UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+        } else {
+            start = LiteralText.intern(text.unicodeScalar)
+        }
+    }
+
+    /// The text of a one-scalar literal, copied once per distinct scalar.
+    @usableFromInline
+    static func intern(_ scalar: Unicode.Scalar) -> UnsafePointer<CChar> {
+        interned.withLock { table in
+            if let existing = table[scalar] { return UnsafePointer(existing) }
+            let bytes = Array(String(scalar).utf8CString)
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+            copy.initialize(from: bytes, count: bytes.count)
+            table[scalar] = copy
+            return UnsafePointer(copy)
+        }
+    }
+
+    private static let interned = Locked<[Unicode.Scalar: UnsafeMutablePointer<CChar>]>([:])
+
+    /// Equal text, wherever it lives: two images may hold separate copies of `"service"`.
+    @inlinable
+    static func == (lhs: LiteralText, rhs: LiteralText) -> Bool {
+        lhs.start == rhs.start || strcmp(lhs.start, rhs.start) == 0
+    }
+
+    /// Reads the length and two bytes, so equal text hashes equally wherever it lives.
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        let count = strlen(start)
+        hasher.combine(count == 0 ? 0 : count &* 65_599 &+ Int(start[0]) &* 257 &+ Int(start[count - 1]))
+    }
+
+    @usableFromInline
+    var string: String { String(cString: start) }
+}
+
 /// Identifies a factory inside one container: its result type, parameter type and name.
 ///
 /// Two keys are equal when their types match and their names have the same text, wherever the
-/// literals live in memory (two images may hold separate copies of `"service"`). The hash reads only
-/// the name's length and two of its bytes, so building and hashing a key never walks the string.
+/// literals live in memory.
 @usableFromInline
 struct FactoryKey: Hashable, @unchecked Sendable {
     @usableFromInline let result: ObjectIdentifier
     @usableFromInline let parameter: ObjectIdentifier
-    @usableFromInline let name: StaticString
+    @usableFromInline let name: LiteralText
 
     @inlinable
-    init<P, T>(_ name: StaticString, parameter: P.Type, result: T.Type) {
-        self.result = ObjectIdentifier(T.self)
-        self.parameter = ObjectIdentifier(P.self)
+    init<P, T>(_ name: LiteralText, parameter: P.Type, result: T.Type) {
+        self.init(name, parameter: ObjectIdentifier(P.self), result: ObjectIdentifier(T.self))
+    }
+
+    @inlinable
+    init(_ name: LiteralText, parameter: ObjectIdentifier, result: ObjectIdentifier) {
+        self.result = result
+        self.parameter = parameter
         self.name = name
-    }
-
-    @inlinable
-    static func == (lhs: FactoryKey, rhs: FactoryKey) -> Bool {
-        lhs.result == rhs.result && lhs.parameter == rhs.parameter && sameText(lhs.name, rhs.name)
-    }
-
-    @inlinable
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(result)
-        hasher.combine(parameter)
-        hasher.combine(FactoryKey.textHash(name))
-    }
-
-    @inlinable @inline(__always)
-    static func sameText(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
-        // The usual case, one literal compared with itself, without a call.
-        if lhs.hasPointerRepresentation && rhs.hasPointerRepresentation && lhs.utf8Start == rhs.utf8Start {
-            return lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount
-        }
-        return sameTextSlow(lhs, rhs)
-    }
-
-    @usableFromInline
-    static func sameTextSlow(_ lhs: StaticString, _ rhs: StaticString) -> Bool {
-        if lhs.hasPointerRepresentation && rhs.hasPointerRepresentation {
-            guard lhs.utf8CodeUnitCount == rhs.utf8CodeUnitCount else { return false }
-            return memcmp(lhs.utf8Start, rhs.utf8Start, lhs.utf8CodeUnitCount) == 0
-        }
-        return lhs.description == rhs.description
-    }
-
-    @inlinable
-    static func textHash(_ text: StaticString) -> Int {
-        text.withUTF8Buffer { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return 0 }
-            return bytes.count &* 65_599 &+ Int(first) &* 257 &+ Int(last)
-        }
     }
 }
 
@@ -68,24 +85,13 @@ struct FactoryKey: Hashable, @unchecked Sendable {
 /// `SharedContainer` extension still gives one singleton to every container type.
 @usableFromInline
 struct DefinitionSite: Hashable, @unchecked Sendable {
-    @usableFromInline let file: StaticString
+    @usableFromInline let file: LiteralText
     @usableFromInline let line: UInt
 
     @inlinable
-    init(file: StaticString, line: UInt) {
+    init(file: LiteralText, line: UInt) {
         self.file = file
         self.line = line
-    }
-
-    @inlinable
-    static func == (lhs: DefinitionSite, rhs: DefinitionSite) -> Bool {
-        lhs.line == rhs.line && FactoryKey.sameText(lhs.file, rhs.file)
-    }
-
-    @inlinable
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(line)
-        hasher.combine(FactoryKey.textHash(file))
     }
 }
 

@@ -216,8 +216,7 @@ struct RecentRecords {
 
     @inlinable
     func record(for key: FactoryKey) -> FactoryRecord? {
-        guard key.name.hasPointerRepresentation else { return nil }
-        let name = UnsafeRawPointer(key.name.utf8Start)
+        let name = UnsafeRawPointer(key.name.start)
         var index = RecentRecords.index(name: name, result: key.result)
         return entries.withUnsafeBufferPointer { slots in
             for _ in 0..<RecentRecords.probes {
@@ -234,8 +233,7 @@ struct RecentRecords {
 
     @usableFromInline
     mutating func remember(_ record: FactoryRecord, for key: FactoryKey) {
-        guard key.name.hasPointerRepresentation else { return }
-        let name = UnsafeRawPointer(key.name.utf8Start)
+        let name = UnsafeRawPointer(key.name.start)
         let home = RecentRecords.index(name: name, result: key.result)
         let entry = Entry(name: name, result: key.result, parameter: key.parameter, record: record)
         var index = home

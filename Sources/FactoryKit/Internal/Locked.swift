@@ -27,7 +27,7 @@ final class Locked<State>: @unchecked Sendable {
             lock.deallocate()
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             os_unfair_lock_lock(lock)
             defer { os_unfair_lock_unlock(lock) }
@@ -44,7 +44,7 @@ final class Locked<State>: @unchecked Sendable {
             mutex = Mutex(initial)
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             try mutex.withLock { (state: inout sending State) throws -> sending Result in
                 let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())

@@ -100,7 +100,7 @@ extension Scope {
         /// The value `memo` holds for a factory without `scopeOnParameters` or a time to live, if
         /// `memo` is still this cache's entry for the factory defined at `site`; `nil` sends the
         /// resolution down the full path of `lookup`.
-        @inlinable
+        @inlinable @inline(__always)
         func plainHit(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
             storage.withLock { _ in
                 guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site else { return nil }
