@@ -17,10 +17,11 @@ extension FactoryIdentity {
     @inlinable
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
         container.manager.withState(of: container) { state in
-            let record = state.record(for: key)
-            if record.hasOptions && record.once != once { return }
-            change(record, &state)
-            record.hasOptions = true
+            state.withRecord(for: key) { record, state in
+                if record.hasOptions && record.once != once { return }
+                change(record, &state)
+                record.hasOptions = true
+            }
         }
     }
 

@@ -105,53 +105,62 @@ extension FactoryRegistration {
     @inlinable @inline(__always)
     func makePlan(_ parameter: P) -> ResolutionPlan<T> {
         container.manager.withState(of: container) { state in
-            let record = state.record(for: key)
-            guard let options = record.currentResolution(in: state) else {
-                return ResolutionPlan(record: record, kind: .run, options: nil)
+            state.withRecord(for: key) { record, state in plan(record, state, parameter) }
+        }
+    }
+
+    /// `makePlan`'s work under the lock.
+    @inlinable @inline(__always)
+    func plan(_ record: FactoryRecord, _ state: ManagerState, _ parameter: P) -> ResolutionPlan<T> {
+        guard let options = record.currentResolution(in: state) else {
+            return ResolutionPlan(record: record, kind: .run, options: nil)
+        }
+        let decorator = options.hasDecorator ? record.decorator : nil
+        guard let scope = options.scope else {
+            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        }
+        switch scope.kind {
+        case .cached, .shared:
+            // A hit on a value held strongly, without a parameter or a time to live to check.
+            if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
+                let box = record.cache.strongValue
+            {
+                let value = unsafeDowncast(box, to: ValueBox<T>.self).value
+                return ResolutionPlan(
+                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
             }
-            let decorator = options.hasDecorator ? record.decorator : nil
-            guard let scope = options.scope else {
-                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+            let key = self.key
+            let containerType = type(of: container)
+            let lookup = record.lookupCache(
+                scope: ObjectIdentifier(scope),
+                parameter: cacheParameter(options, parameter),
+                timeToLive: options.timeToLive,
+                reserve: { Self.reserve(key, in: containerType) })
+            switch lookup {
+            case .hit(let object, let boxed):
+                let value = SlotLookup.value(object, boxed: boxed, as: T.self)
+                return ResolutionPlan(
+                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
+            case .create(let flight):
+                return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
+            case .wait(let flight):
+                return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
             }
-            switch scope.kind {
-            case .cached, .shared:
-                // A hit on a value held strongly, without a parameter or a time to live to check.
-                if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
-                    let box = record.cache.strongValue
-                {
-                    let value = unsafeDowncast(box, to: ValueBox<T>.self).value
-                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
-                }
-                let key = self.key
-                let containerType = type(of: container)
-                let lookup = record.lookupCache(
-                    scope: ObjectIdentifier(scope),
-                    parameter: cacheParameter(options, parameter),
-                    timeToLive: options.timeToLive,
-                    reserve: { Self.reserve(key, in: containerType) })
-                switch lookup {
-                case .hit(let object, let boxed):
-                    let value = SlotLookup.value(object, boxed: boxed, as: T.self)
-                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
-                case .create(let flight):
-                    return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
-                case .wait(let flight):
-                    return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
-                }
-            case .singleton:
-                // A hit through the entry remembered in the record: no key to build or hash. The
-                // singleton's lock nests inside the container's, the order `register` uses too.
-                let memo = record.singletonEntry
-                if options.hitsNeedNoCheck, let memo,
-                    let box = unsafeDowncast(scope, to: Scope.Singleton.self).plainHit(memo, site: site)
-                {
-                    let value = unsafeDowncast(box, to: ValueBox<T>.self).value
-                    return ResolutionPlan(record: record, kind: .hit, options: options, hit: value, object: decorator)
-                }
-                return ResolutionPlan(record: record, kind: .singleton, options: options, object: memo)
-            case .unique, .graph, .taskBound:
-                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        case .singleton:
+            // A hit through the entry remembered in the record: no key to build or hash. The
+            // singleton's lock nests inside the container's, the order `register` uses too.
+            // The record keeps its entry alive while the container's lock is held.
+            if options.hitsNeedNoCheck, let memo = record.singletonEntry.map(Unmanaged.passUnretained),
+                let value = memo._withUnsafeGuaranteedRef({ memo in
+                    unsafeDowncast(scope, to: Scope.Singleton.self).plainHit(memo, site: site, as: T.self)
+                })
+            {
+                return ResolutionPlan(
+                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
             }
+            return ResolutionPlan(record: record, kind: .singleton, options: options, object: record.singletonEntry)
+        case .unique, .graph, .taskBound:
+            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
         }
     }
 

@@ -93,6 +93,19 @@ struct DefinitionSite: Hashable, @unchecked Sendable {
         self.file = file
         self.line = line
     }
+
+    // Spelled out so it inlines: the synthesized one is a call, and a call inside a locked
+    // section makes the optimizer retain everything the section reads.
+    @inlinable
+    static func == (lhs: DefinitionSite, rhs: DefinitionSite) -> Bool {
+        lhs.line == rhs.line && lhs.file == rhs.file
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(line)
+        hasher.combine(file)
+    }
 }
 
 /// The key of an entry in a `Scope.Singleton` cache.

@@ -159,6 +159,11 @@ final class ResolutionOptions {
     @inlinable
     var hitsNeedNoCheck: Bool { !scopeOnParameters && timeToLive == nil }
 
+    /// What a hit's plan carries: after a hit only decorators read the options, so without one
+    /// the plan holds no reference to count.
+    @inlinable
+    var forHit: ResolutionOptions? { hasDecorator || containerDecorator != nil ? self : nil }
+
     @usableFromInline
     init(
         registration: AnyObject?, contexts: [ContextKey: AnyObject]?, scope: Scope?, timeToLive: UInt64?,
@@ -188,14 +193,14 @@ struct RecentRecords {
         @usableFromInline let name: UnsafeRawPointer?
         @usableFromInline let result: ObjectIdentifier?
         @usableFromInline let parameter: ObjectIdentifier?
-        @usableFromInline unowned(unsafe) let record: FactoryRecord?
+        @usableFromInline let record: Unmanaged<FactoryRecord>?
 
         @inlinable
         init(name: UnsafeRawPointer?, result: ObjectIdentifier?, parameter: ObjectIdentifier?, record: FactoryRecord?) {
             self.name = name
             self.result = result
             self.parameter = parameter
-            self.record = record
+            self.record = record.map { Unmanaged.passUnretained($0) }
         }
     }
 
@@ -214,8 +219,9 @@ struct RecentRecords {
         return Int(truncatingIfNeeded: mixed &>> (UInt.bitWidth - 6)) & (size - 1)
     }
 
+    /// The record remembered for `key`, unretained: records live as long as their manager.
     @inlinable
-    func record(for key: FactoryKey) -> FactoryRecord? {
+    func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
         var index = RecentRecords.index(name: name, result: key.result)
         return entries.withUnsafeBufferPointer { slots in

@@ -46,8 +46,18 @@ struct ManagerState {
     /// The record of `key`, created on first use.
     @inlinable
     mutating func record(for key: FactoryKey) -> FactoryRecord {
-        if let record = recent.record(for: key) { return record }
+        if let record = recent.record(for: key) { return record.takeUnretainedValue() }
         return recordAfterMiss(for: key)
+    }
+
+    /// Runs `body` on the record of `key`, created on first use, without retaining it: records
+    /// live as long as their manager, and `body` runs under the manager's lock.
+    @inlinable @inline(__always)
+    mutating func withRecord<Result>(for key: FactoryKey, _ body: (FactoryRecord, inout ManagerState) -> Result)
+        -> Result
+    {
+        let record = recent.record(for: key) ?? Unmanaged.passUnretained(recordAfterMiss(for: key))
+        return record._withUnsafeGuaranteedRef { body($0, &self) }
     }
 
     @usableFromInline
@@ -66,6 +76,6 @@ struct ManagerState {
     /// The record of `key` if it has one, without creating it.
     @inlinable
     func existingRecord(for key: FactoryKey) -> FactoryRecord? {
-        recent.record(for: key) ?? records[key]
+        recent.record(for: key)?.takeUnretainedValue() ?? records[key]
     }
 }

@@ -101,10 +101,12 @@ extension Scope {
         /// `memo` is still this cache's entry for the factory defined at `site`; `nil` sends the
         /// resolution down the full path of `lookup`.
         @inlinable @inline(__always)
-        func plainHit(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
+        func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
             storage.withLock { _ in
-                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site else { return nil }
-                return memo.group.strongValue
+                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site,
+                    case .value(.strong(let box), _)? = memo.group.slot
+                else { return nil }
+                return unsafeDowncast(box, to: ValueBox<T>.self).value
             }
         }
 
