@@ -90,7 +90,7 @@ enum WaitGraph {
                 let owner = awaited.owner
                 guard let next = owner.waitingFor else {
                     chain.waitingFor = flight
-                    chain.waitingFrames = chain.frames
+                    chain.waitingFrames = chain.frames.array
                     return nil
                 }
                 let from = awaited.frameIndex.map { $0 + 1 } ?? owner.waitingFrames.count
@@ -98,7 +98,7 @@ enum WaitGraph {
                 segments.append(frames.isEmpty ? [next.label] : frames)
                 awaited = next
             }
-            var own = chain.frames.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
+            var own = chain.frames.array.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
             if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
             var path = own + segments.joined()
             if path.count == 1 || path.last != path.first { path.append(path[0]) }

@@ -15,12 +15,13 @@ struct ResolutionFrame {
     @usableFromInline let key: FactoryKey
     @usableFromInline let resultType: Any.Type
     /// The parameter, when the factory takes one and it is `Hashable`; recorded only where cycle
-    /// detection looks at it, so shallow resolutions never pay for the conversion. Boxed: an
-    /// `AnyHashable?` field would make every push and pop copy the frame through the runtime.
-    @usableFromInline let parameter: FrameParameter?
+    /// detection looks at it, so shallow resolutions never pay for the conversion. Boxed and
+    /// retained by hand (`FrameStack` releases it on pop), so a frame is plain words that pushes
+    /// and pops copy without reference counting.
+    @usableFromInline let parameterBox: Unmanaged<FrameParameter>?
     @usableFromInline let isParameterized: Bool
 
-    @usableFromInline
+    @inlinable
     init(
         container: ObjectIdentifier, containerType: Any.Type, key: FactoryKey, resultType: Any.Type,
         parameter: FrameParameter?, isParameterized: Bool
@@ -29,9 +30,12 @@ struct ResolutionFrame {
         self.containerType = containerType
         self.key = key
         self.resultType = resultType
-        self.parameter = parameter
+        self.parameterBox = parameter.map { Unmanaged.passRetained($0) }
         self.isParameterized = isParameterized
     }
+
+    /// The recorded parameter; valid while the frame is on its stack.
+    var parameter: FrameParameter? { parameterBox?.takeUnretainedValue() }
 
     var description: String {
         Diagnostics.describe(container: containerType, name: key.name, result: resultType)
@@ -43,6 +47,59 @@ struct ResolutionFrame {
         guard isParameterized else { return true }
         guard let parameter, let otherParameter = other.parameter else { return !parametersMustBeKnown }
         return parameter.value == otherParameter.value
+    }
+}
+
+/// The frames of a chain, innermost last: a buffer of plain values that a push and a pop fill and
+/// empty without an array's uniqueness checks. Only its chain's thread touches it.
+@usableFromInline
+struct FrameStack {
+    @usableFromInline var base: UnsafeMutablePointer<ResolutionFrame>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 16
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    var last: ResolutionFrame? { count == 0 ? nil : base[count - 1] }
+
+    @inlinable
+    subscript(index: Int) -> ResolutionFrame { base[index] }
+
+    /// The frames as an array, for messages and the wait graph.
+    var array: [ResolutionFrame] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inlinable
+    mutating func append(_ frame: ResolutionFrame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    /// Removes the innermost frame and releases its recorded parameter.
+    @inlinable
+    mutating func removeLast() {
+        count -= 1
+        base[count].parameterBox?.release()
+    }
+
+    @usableFromInline
+    mutating func grow() {
+        let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    func deallocate() {
+        for index in 0..<count { base[index].parameterBox?.release() }
+        base.deallocate()
     }
 }
 
@@ -86,7 +143,7 @@ final class ResolutionChain: @unchecked Sendable {
 
     // Only the owning thread touches these (the wait-graph fields: under `WaitGraph.lock`), so
     // they skip dynamic exclusivity checks, which would cost more than a push and a pop.
-    @usableFromInline @exclusivity(unchecked) var frames: [ResolutionFrame] = []
+    @usableFromInline @exclusivity(unchecked) var frames = FrameStack()
     /// The `graph` scope's values: a short list searched from the end, cheaper than hashing for
     /// the handful a resolution makes.
     @usableFromInline @exclusivity(unchecked) var graphValues: [(key: GraphKey, value: AnyObject)] = []
@@ -99,6 +156,10 @@ final class ResolutionChain: @unchecked Sendable {
 
     @usableFromInline
     var depth: Int { frames.count }
+
+    deinit {
+        frames.deallocate()
+    }
 
     /// The current thread's chain, created on first use and released when the thread exits.
     @inlinable
@@ -150,6 +211,7 @@ final class ResolutionChain: @unchecked Sendable {
 
     @usableFromInline
     func checkForCycle(adding frame: ResolutionFrame) {
+        let frames = self.frames.array
         if let start = frames.lastIndex(where: { $0.isSameResolution(as: frame, parametersMustBeKnown: true) }) {
             let period = frames.count - start
             var first = start
