@@ -11,13 +11,19 @@ import Foundation
 /// Container.shared.manager.reset(options: .registration)
 /// ```
 public final nonisolated class ContainerManager: @unchecked Sendable {
-    @usableFromInline let state = Locked(ManagerState())
+    @usableFromInline let state: Locked<ManagerState>
+    /// The records' shortcut table; also in `state`, and read without the lock by modifiers.
+    @usableFromInline let directory: RecordDirectory
     /// Whether `autoRegister()` has run (or the container has none): lets resolutions skip the
     /// check without an extra trip through the lock.
     @usableFromInline let isAutoRegistered = AtomicFlag()
 
     /// Creates an empty manager.
-    public init() {}
+    public init() {
+        let directory = RecordDirectory()
+        self.directory = directory
+        state = Locked(ManagerState(directory: directory))
+    }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.
     ///

@@ -41,10 +41,28 @@ extension FactoryIdentity {
         }
     }
 
-    /// Sets the explicit scope. Re-applying the same scope (what a definition does on every
-    /// access) only compares two references.
+    /// Sets the explicit scope. Re-applying the same scope, which a definition does on every
+    /// access, is seen without the lock.
     @inlinable
     func setScope(_ scope: Scope) {
+        if scopeIsSetAlready(scope) { return }
+        writeScope(scope)
+    }
+
+    /// Whether the record says, read without the lock, that setting `scope` would change nothing.
+    /// Only once `autoRegister()` has run, which a write would trigger.
+    @inlinable
+    func scopeIsSetAlready(_ scope: Scope) -> Bool {
+        guard RecordDirectory.readsWithoutLock else { return false }
+        let manager = container.manager
+        guard manager.isAutoRegistered.value, let record = manager.directory.record(unlockedFor: key) else {
+            return false
+        }
+        return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scope, once: once) }
+    }
+
+    @usableFromInline
+    func writeScope(_ scope: Scope) {
         write { record, state in
             guard record.scope !== scope else { return }
             changeScope(of: record, to: scope, defaultScope: state.defaultScope)

@@ -167,6 +167,36 @@ struct ConcurrencyTests {
         #expect(counter.count > 0)
     }
 
+    @Test func stressScopeModifiersRacingResetsAndResolutions() {
+        // A scope modifier that changes nothing returns without the lock; it must never skip one
+        // that changes something, whatever writes and resets race it.
+        let container = Container()
+        let counter = Counter()
+        let factory = Factory<Counted>(container, key: "stressScopes") { Counted(counter) }
+        runConcurrently(8) { index in
+            for round in 0..<400 {
+                switch (index + round) % 6 {
+                case 0: _ = factory.unique()
+                case 1: _ = factory.singleton()
+                case 2: container.manager.reset(options: .all)
+                case 3: factory.reset(.scope)
+                case 4: _ = factory.cached.once()()
+                default: _ = factory.cached()
+                }
+            }
+        }
+        factory.reset()
+        let cached = factory.cached
+        #expect(cached() === cached())
+        let unique = factory.unique
+        #expect(unique() !== unique())
+        #expect(factory.cached() === factory.cached())
+        let once = factory.singleton.once()
+        #expect(once() === factory.unique())  // after once(), the definition's .unique is blocked
+        factory.reset()
+        #expect(factory.unique() !== factory.unique())
+    }
+
     @Test func stressSingletonsAcrossContainersAndTasks() async {
         let counter = Counter()
         let singleton = Scope.Singleton()

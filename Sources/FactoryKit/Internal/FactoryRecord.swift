@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// What a container stores for one factory: the options modifiers and `register` write, the
 /// values of the scopes the container owns, and a shortcut to the factory's singleton entry.
 ///
@@ -12,13 +16,18 @@ final class FactoryRecord {
     @usableFromInline let key: FactoryKey
 
     /// Whether any option was written since the last reset (what `once()` compares against).
-    @usableFromInline @exclusivity(unchecked) var hasOptions = false
+    @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
     // Each write to an option a resolution reads makes `resolution` stale.
     @usableFromInline @exclusivity(unchecked) var registration: AnyObject? { didSet { isResolutionCurrent = false } }
     @usableFromInline @exclusivity(unchecked) var contexts: [ContextKey: AnyObject]? {
         didSet { isResolutionCurrent = false }
     }
-    @usableFromInline @exclusivity(unchecked) var scope: Scope? { didSet { isResolutionCurrent = false } }
+    @usableFromInline @exclusivity(unchecked) var scope: Scope? {
+        didSet {
+            isResolutionCurrent = false
+            publishScopeWord()
+        }
+    }
     @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false { didSet { isResolutionCurrent = false } }
     @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64? { didSet { isResolutionCurrent = false } }
     /// Read by each resolution itself rather than frozen: a definition's `.decorator { }` stores a
@@ -26,7 +35,14 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var decorator: AnyObject? {
         didSet { if (oldValue == nil) != (decorator == nil) { isResolutionCurrent = false } }
     }
-    @usableFromInline @exclusivity(unchecked) var once = false
+    @usableFromInline @exclusivity(unchecked) var once = false { didSet { publishScopeWord() } }
+
+    #if !canImport(Darwin)
+        /// `hasOptions`, `once` and the explicit scope's address in one word, which scope modifiers
+        /// read without the lock to see that re-applying the definition's scope changes nothing
+        /// (what a definition does on every access). Zero until an option is written.
+        @usableFromInline let scopeWord = Atomic<UInt>(0)
+    #endif
 
     /// What a synchronous resolution reads of the options above and the manager's default scope
     /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
@@ -74,6 +90,31 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
+    }
+
+    /// Stores `scopeWord` after a change to what it summarizes. Under the manager's lock.
+    @usableFromInline
+    func publishScopeWord() {
+        #if !canImport(Darwin)
+            // Objects are aligned to at least eight bytes, so an address leaves the low bits free.
+            let scopeBits = scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+            scopeWord.store(hasOptions ? scopeBits | 2 | (once ? 1 : 0) : 0, ordering: .releasing)
+        #endif
+    }
+
+    /// Whether a modifier setting `scope`, on a `Factory` whose `once` flag is `once`, would change
+    /// nothing: the options hold that scope already, or `once()` blocks the write. Read without the
+    /// lock; `false` (take the lock) when it cannot tell.
+    @inlinable
+    func scopeWriteChangesNothing(_ scope: Scope, once: Bool) -> Bool {
+        #if canImport(Darwin)
+            return false
+        #else
+            let word = scopeWord.load(ordering: .acquiring)
+            guard word & 2 != 0 else { return false }
+            if (word & 1 != 0) != once { return true }
+            return word & ~3 == UInt(bitPattern: ObjectIdentifier(scope))
+        #endif
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -176,80 +217,5 @@ final class ResolutionOptions {
         self.hasDecorator = hasDecorator
         self.containerDecorator = containerDecorator
         self.scopeOnParameters = scopeOnParameters
-    }
-}
-
-/// A small table from a factory key's identity (the address of its name literal and its types) to
-/// its record, so most lookups compare three words instead of hashing.
-///
-/// A key lives in its home slot or one of the next `probes - 1`; slots are never emptied, so an
-/// empty slot ends the search. A miss falls back to the dictionary, which compares names by text.
-@usableFromInline
-struct RecentRecords {
-    /// A slot; empty while `name` is `nil`. Plain words only, so reading a slot copies nothing
-    /// through the runtime: the record is held by the manager's dictionary, which never drops it.
-    @usableFromInline
-    struct Entry {
-        @usableFromInline let name: UnsafeRawPointer?
-        @usableFromInline let result: ObjectIdentifier?
-        @usableFromInline let parameter: ObjectIdentifier?
-        @usableFromInline let record: Unmanaged<FactoryRecord>?
-
-        @inlinable
-        init(name: UnsafeRawPointer?, result: ObjectIdentifier?, parameter: ObjectIdentifier?, record: FactoryRecord?) {
-            self.name = name
-            self.result = result
-            self.parameter = parameter
-            self.record = record.map { Unmanaged.passUnretained($0) }
-        }
-    }
-
-    @usableFromInline static let size = 64
-    @usableFromInline static let probes = 4
-    @usableFromInline var entries = ContiguousArray<Entry>(
-        repeating: Entry(name: nil, result: nil, parameter: nil, record: nil), count: RecentRecords.size)
-
-    @inlinable
-    init() {}
-
-    /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
-    @inlinable
-    static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
-        let mixed = (UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed &>> (UInt.bitWidth - 6)) & (size - 1)
-    }
-
-    /// The record remembered for `key`, unretained: records live as long as their manager.
-    @inlinable
-    func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        let name = UnsafeRawPointer(key.name.start)
-        var index = RecentRecords.index(name: name, result: key.result)
-        return entries.withUnsafeBufferPointer { slots in
-            for _ in 0..<RecentRecords.probes {
-                let entry = slots[index]
-                guard let entryName = entry.name else { return nil }
-                if entryName == name, entry.result == key.result, entry.parameter == key.parameter {
-                    return entry.record
-                }
-                index = (index &+ 1) & (RecentRecords.size - 1)
-            }
-            return nil
-        }
-    }
-
-    @usableFromInline
-    mutating func remember(_ record: FactoryRecord, for key: FactoryKey) {
-        let name = UnsafeRawPointer(key.name.start)
-        let home = RecentRecords.index(name: name, result: key.result)
-        let entry = Entry(name: name, result: key.result, parameter: key.parameter, record: record)
-        var index = home
-        for _ in 0..<RecentRecords.probes {
-            if entries[index].name == nil {
-                entries[index] = entry
-                return
-            }
-            index = (index &+ 1) & (RecentRecords.size - 1)
-        }
-        entries[home] = entry  // all taken: the newest wins its home slot
     }
 }

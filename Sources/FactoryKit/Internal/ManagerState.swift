@@ -10,7 +10,8 @@ enum AutoRegistrationPhase {
 @usableFromInline
 struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
-    @usableFromInline var recent = RecentRecords()
+    /// The records' shortcut table, shared with the manager, which reads it without the lock.
+    @usableFromInline let directory: RecordDirectory
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending
     // Every record's frozen resolution options include these two.
     @usableFromInline var defaultScope: Scope? { didSet { invalidateResolutions() } }
@@ -28,7 +29,8 @@ struct ManagerState {
     }
 
     @usableFromInline
-    init() {
+    init(directory: RecordDirectory) {
+        self.directory = directory
         // Room for a typical container's factories, so the first registrations do not rehash.
         records.reserveCapacity(16)
     }
@@ -46,7 +48,7 @@ struct ManagerState {
     /// The record of `key`, created on first use.
     @inlinable
     mutating func record(for key: FactoryKey) -> FactoryRecord {
-        if let record = recent.record(for: key) { return record.takeUnretainedValue() }
+        if let record = directory.record(for: key) { return record.takeUnretainedValue() }
         return recordAfterMiss(for: key)
     }
 
@@ -56,7 +58,7 @@ struct ManagerState {
     mutating func withRecord<Result>(for key: FactoryKey, _ body: (FactoryRecord, inout ManagerState) -> Result)
         -> Result
     {
-        let record = recent.record(for: key) ?? Unmanaged.passUnretained(recordAfterMiss(for: key))
+        let record = directory.record(for: key) ?? Unmanaged.passUnretained(recordAfterMiss(for: key))
         return record._withUnsafeGuaranteedRef { body($0, &self) }
     }
 
@@ -69,13 +71,13 @@ struct ManagerState {
             record = FactoryRecord(key: key)
             records[key] = record
         }
-        recent.remember(record, for: key)
+        directory.remember(record)
         return record
     }
 
     /// The record of `key` if it has one, without creating it.
     @inlinable
     func existingRecord(for key: FactoryKey) -> FactoryRecord? {
-        recent.record(for: key)?.takeUnretainedValue() ?? records[key]
+        directory.record(for: key)?.takeUnretainedValue() ?? records[key]
     }
 }

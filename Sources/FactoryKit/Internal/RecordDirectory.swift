@@ -1,0 +1,114 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
+/// A small table from a factory key's identity (the address of its name literal and its types) to
+/// its record, so most lookups compare three words instead of hashing.
+///
+/// A key lives in its home slot or one of the next `probes - 1`; slots are never emptied, so an
+/// empty slot ends the search, and a miss falls back to the manager's dictionary, which compares
+/// names by text. A slot holds a record's address, unretained: records live as long as their
+/// manager, which owns this table.
+///
+/// Slots are written under the manager's lock. Where `Atomic` is available (everywhere but Apple
+/// platforms before macOS 15 / iOS 18, which FactoryKit still supports) they are also read without
+/// it, by ``record(unlockedFor:)``; a slot changes from one whole record address to another, so a
+/// reader sees either.
+@usableFromInline
+final class RecordDirectory: @unchecked Sendable {
+    @usableFromInline static let size = 64
+    @usableFromInline static let probes = 4
+
+    #if canImport(Darwin)
+        @usableFromInline let slots: UnsafeMutablePointer<UInt>
+
+        init() {
+            slots = .allocate(capacity: RecordDirectory.size)
+            slots.initialize(repeating: 0, count: RecordDirectory.size)
+        }
+
+        deinit { slots.deallocate() }
+
+        @inlinable
+        func slot(_ index: Int) -> UInt { slots[index] }
+
+        @usableFromInline
+        func setSlot(_ index: Int, to word: UInt) { slots[index] = word }
+    #else
+        @usableFromInline let slots: UnsafeMutablePointer<Atomic<UInt>>
+
+        init() {
+            slots = .allocate(capacity: RecordDirectory.size)
+            for index in 0..<RecordDirectory.size { (slots + index).initialize(to: Atomic(0)) }
+        }
+
+        // An `Atomic<UInt>` holds no resources, so the slots are freed without being deinitialized
+        // one by one, which generic code does through the runtime, slot by slot.
+        deinit { slots.deallocate() }
+
+        @inlinable
+        func slot(_ index: Int) -> UInt { slots[index].load(ordering: .acquiring) }
+
+        @usableFromInline
+        func setSlot(_ index: Int, to word: UInt) { slots[index].store(word, ordering: .releasing) }
+    #endif
+
+    /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
+    @inlinable
+    static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
+        let mixed = (UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed &>> (UInt.bitWidth - 6)) & (size - 1)
+    }
+
+    /// The record remembered for `key`, unretained. Under the manager's lock.
+    @inlinable
+    func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
+        let name = UnsafeRawPointer(key.name.start)
+        var index = RecordDirectory.index(name: name, result: key.result)
+        for _ in 0..<RecordDirectory.probes {
+            guard let address = UnsafeRawPointer(bitPattern: slot(index)) else { return nil }
+            let record = Unmanaged<FactoryRecord>.fromOpaque(address)
+            let matches = record._withUnsafeGuaranteedRef { record in
+                record.key.name.start == key.name.start && record.key.result == key.result
+                    && record.key.parameter == key.parameter
+            }
+            if matches { return record }
+            index = (index &+ 1) & (RecordDirectory.size - 1)
+        }
+        return nil
+    }
+
+    /// Whether ``record(unlockedFor:)`` may be used on this platform.
+    @inlinable
+    static var readsWithoutLock: Bool {
+        #if canImport(Darwin)
+            false
+        #else
+            true
+        #endif
+    }
+
+    /// The record remembered for `key`, read without the manager's lock; only where
+    /// `readsWithoutLock`. The record stays valid while its manager lives.
+    @inlinable
+    func record(unlockedFor key: FactoryKey) -> Unmanaged<FactoryRecord>? {
+        record(for: key)
+    }
+
+    /// Remembers `record` for its key. Under the manager's lock.
+    @usableFromInline
+    func remember(_ record: FactoryRecord) {
+        let name = UnsafeRawPointer(record.key.name.start)
+        let home = RecordDirectory.index(name: name, result: record.key.result)
+        let word = UInt(bitPattern: Unmanaged.passUnretained(record).toOpaque())
+        var index = home
+        for _ in 0..<RecordDirectory.probes {
+            if slot(index) == 0 {
+                setSlot(index, to: word)
+                return
+            }
+            index = (index &+ 1) & (RecordDirectory.size - 1)
+        }
+        setSlot(home, to: word)  // all taken: the newest wins its home slot
+    }
+}
