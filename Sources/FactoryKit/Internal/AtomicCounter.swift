@@ -17,12 +17,13 @@
 #else
     import Synchronization
 
-    /// A count read on hot paths and changed rarely: one relaxed atomic load.
+    /// A count read on hot paths and changed rarely: one relaxed atomic load. A struct, so a
+    /// `static let` of one is stored statically and reading it needs no lazy-initialization check.
     @usableFromInline
-    final class AtomicCounter: @unchecked Sendable {
+    struct AtomicCounter: ~Copyable, Sendable {
         @usableFromInline let storage = Atomic<Int>(0)
 
-        @usableFromInline
+        @inlinable
         init() {}
 
         @inlinable

@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// Process-wide diagnostic settings: the trace switch, the logger and the slow-wait threshold.
 ///
 /// They are global on purpose (API.md §16, item 12): `ContainerManager.trace` set on any container
@@ -7,11 +11,11 @@ enum Diagnostics {
     @usableFromInline
     struct Settings {
         var trace = false {
-            didSet { Diagnostics.observing.set(trace || !recorders.isEmpty) }
+            didSet { Diagnostics.setObserving(trace || !recorders.isEmpty) }
         }
         /// Dependency-graph recordings in progress.
         var recorders: [GraphRecorder] = [] {
-            didSet { Diagnostics.observing.set(trace || !recorders.isEmpty) }
+            didSet { Diagnostics.setObserving(trace || !recorders.isEmpty) }
         }
         var logger: (String) -> Void = { print($0) }
         var circularDependencyTesting = true
@@ -21,13 +25,28 @@ enum Diagnostics {
     @usableFromInline
     static let settings = Locked(Settings())
 
-    /// Whether anything watches resolutions (the trace or a graph recording): the one check a
-    /// resolution makes, without taking the lock.
-    @usableFromInline
-    static let observing = AtomicFlag()
+    #if canImport(Darwin)
+        /// Whether anything watches resolutions (the trace or a graph recording): the one check a
+        /// resolution makes, without taking the lock.
+        @usableFromInline
+        static let observing = AtomicFlag()
 
-    @inlinable
-    static var isObserving: Bool { observing.value }
+        @inlinable
+        static var isObserving: Bool { observing.value }
+
+        static func setObserving(_ value: Bool) { observing.set(value) }
+    #else
+        /// Whether anything watches resolutions (the trace or a graph recording): the one check a
+        /// resolution makes, without taking the lock. An `Atomic` initialized to a constant is
+        /// stored statically, so reading it needs no lazy-initialization check, unlike an object.
+        @usableFromInline
+        static let observing = Atomic<Bool>(false)
+
+        @inlinable
+        static var isObserving: Bool { observing.load(ordering: .relaxed) }
+
+        static func setObserving(_ value: Bool) { observing.store(value, ordering: .relaxed) }
+    #endif
 
     /// Notes one resolution for the trace (returning the trace line to complete, if tracing) and
     /// for graph recordings.

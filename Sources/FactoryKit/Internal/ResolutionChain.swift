@@ -2,8 +2,10 @@
     import Darwin
 #elseif canImport(Glibc)
     import Glibc
+    import Synchronization
 #elseif canImport(Musl)
     import Musl
+    import Synchronization
 #endif
 
 /// One step of a resolution in progress: a factory whose closure is running, or whose in-flight
@@ -299,19 +301,43 @@ struct GraphKey {
     }
 }
 
-@usableFromInline
-let threadKey: pthread_key_t = {
+/// Releases a thread's chain when the thread exits.
+private func releaseChain(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
+}
+
+private func createThreadKey() -> pthread_key_t {
     var key = pthread_key_t()
-    #if canImport(Darwin)
-        let status = pthread_key_create(&key) { pointer in
-            Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
-        }
-    #else
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<ResolutionChain>.fromOpaque(pointer).release()
-        }
-    #endif
+    let status = pthread_key_create(&key) { releaseChain($0) }
     precondition(status == 0, "FactoryKit: could not create its thread-local key (error \(status))")
     return key
-}()
+}
+
+#if canImport(Darwin)
+    @usableFromInline
+    let threadKey: pthread_key_t = createThreadKey()
+#else
+    /// The thread-local key plus one, or zero before the first resolution creates it. An `Atomic`
+    /// initialized to a constant is stored statically: reading it needs no lazy-initialization
+    /// check, which every resolution would otherwise make.
+    @usableFromInline
+    let threadKeyWord = Atomic<pthread_key_t>(0)
+
+    @inlinable
+    var threadKey: pthread_key_t {
+        let word = threadKeyWord.load(ordering: .acquiring)
+        return word != 0 ? word &- 1 : publishThreadKey()
+    }
+
+    /// Creates the key; when threads race, the first to publish wins and the others delete theirs.
+    @usableFromInline
+    func publishThreadKey() -> pthread_key_t {
+        let key = createThreadKey()
+        let (exchanged, current) = threadKeyWord.compareExchange(
+            expected: 0, desired: key &+ 1, ordering: .acquiringAndReleasing)
+        if exchanged { return key }
+        pthread_key_delete(key)
+        return current &- 1
+    }
+#endif
