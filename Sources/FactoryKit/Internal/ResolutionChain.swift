@@ -207,7 +207,7 @@ final class ResolutionChain: @unchecked Sendable {
     func pop() {
         frames.removeLast()
         if frames.isEmpty && !graphValues.isEmpty {
-            graphValues.removeAll()
+            graphValues.removeAll(keepingCapacity: true)
         }
     }
 
