@@ -220,10 +220,11 @@ extension FactoryRegistration {
     /// Runs the applicable closure inside a frame of the current resolution chain.
     @inlinable @inline(__always)
     func create(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
-        let chain = ResolutionChain.current
-        chain.push(container: container, key: key, result: T.self, parameter: parameter)
-        defer { chain.pop() }
-        return run(plan, parameter)
+        ResolutionChain.withCurrent { chain in
+            chain.push(container: container, key: key, result: T.self, parameter: parameter)
+            defer { chain.pop() }
+            return run(plan, parameter)
+        }
     }
 
     @inlinable @inline(__always)

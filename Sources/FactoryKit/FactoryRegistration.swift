@@ -47,7 +47,7 @@ public nonisolated struct FactoryRegistration<P, T> {
     /// Runs the definition's closure.
     @inlinable
     func factory(_ parameter: P) -> T {
-        if let plain { return plain() }
+        if plain != nil { return plain.unsafelyUnwrapped() }
         return parameterized.unsafelyUnwrapped(parameter)
     }
 
