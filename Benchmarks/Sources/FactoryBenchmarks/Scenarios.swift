@@ -111,3 +111,12 @@ func blocking(_ body: @escaping @Sendable () async -> Void) {
     }
     done.wait()
 }
+
+/// The floor the API sets for S5: only the read of `Container.shared`, beside hand-written S1. The
+/// read is a task-local that hands out a retained reference, so every read writes the reference
+/// count of the one container all threads share.
+let sharedReadFloor = Scenario(
+    id: "S5", title: "Container.shared read only",
+    handWritten: { count, sink in for _ in 0..<count { sink.keep(SmallService()) } },
+    factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared) } }
+)

@@ -118,7 +118,7 @@ for scenario in scenarios {
         WallRow(id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit, ratio: kit.median / hand.median))
 }
 var scaling: [ScalingRow] = []
-for (suffix, base) in [("unique", scenario("S1")!), ("singleton", scenario("S2")!)] {
+for (suffix, base) in [("unique", scenario("S1")!), ("singleton", scenario("S2")!), ("shared read", sharedReadFloor)] {
     let hand = WallClock.scaling(count: count, runs: 5, base.handWritten)
     let kit = WallClock.scaling(count: count, runs: 5, base.factoryKit)
     scaling.append(
