@@ -61,7 +61,7 @@ final class RecordDirectory: @unchecked Sendable {
     }
 
     /// The record remembered for `key`, unretained. Under the manager's lock.
-    @inlinable
+    @inlinable @inline(__always)
     func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
         var index = RecordDirectory.index(name: name, result: key.result)
@@ -90,7 +90,7 @@ final class RecordDirectory: @unchecked Sendable {
 
     /// The record remembered for `key`, read without the manager's lock; only where
     /// `readsWithoutLock`. The record stays valid while its manager lives.
-    @inlinable
+    @inlinable @inline(__always)
     func record(unlockedFor key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         record(for: key)
     }
