@@ -132,8 +132,7 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     // Plain words, as in `FactoryRegistration`, so copies and destroys stay inline.
     @usableFromInline let name: LiteralText
     @usableFromInline let file: LiteralText
-    /// The definition's line, shifted left by one, with the `once` flag in the lowest bit.
-    @usableFromInline var lineAndOnce: UInt
+    @usableFromInline var lineAndOnce: LineAndOnce
     @usableFromInline let container: any ManagedContainer
     @usableFromInline let factory: @Sendable (P) async throws -> T
     /// The key's parameter type, `AsyncKeyMarker<P>`. Kept rather than worked out on use:
@@ -157,7 +156,7 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     ) {
         self.name = name
         self.file = site.file
-        self.lineAndOnce = site.line &<< 1
+        self.lineAndOnce = LineAndOnce(line: site.line)
         self.container = container
         self.factory = factory
         self.keyParameter = ObjectIdentifier(AsyncKeyMarker<P>.self)
@@ -167,16 +166,6 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     @inlinable
     var key: FactoryKey { FactoryKey(name, parameter: keyParameter, result: ObjectIdentifier(T.self)) }
 
-    @inlinable
-    var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce &>> 1) }
-
-    /// Set on the value `.once()` returns.
-    @inlinable
-    var once: Bool {
-        get { lineAndOnce & 1 == 1 }
-        set { lineAndOnce = newValue ? lineAndOnce | 1 : lineAndOnce & ~1 }
-    }
-
     /// How errors and messages name this factory: `Container.database<Database>`.
     @usableFromInline
     var description: String {
@@ -184,7 +173,7 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     }
 }
 
-extension AsyncFactoryRegistration: FactoryIdentity {}
+extension AsyncFactoryRegistration: FactoryIdentity, DefinitionWords {}
 
 /// Distinguishes the keys of asynchronous factories.
 @usableFromInline

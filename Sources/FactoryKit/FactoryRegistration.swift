@@ -9,8 +9,7 @@ public nonisolated struct FactoryRegistration<P, T> {
     // plain words and put together when needed, and the closure is two optionals, not an enum.
     @usableFromInline let name: LiteralText
     @usableFromInline let file: LiteralText
-    /// The definition's line, shifted left by one, with the `once` flag in the lowest bit.
-    @usableFromInline var lineAndOnce: UInt
+    @usableFromInline var lineAndOnce: LineAndOnce
     @usableFromInline let container: any ManagedContainer
     /// A `Factory`'s closure. Storing it as `(Void) -> T` would need a reabstraction thunk, and
     /// with it an allocation, every time a definition builds its `Factory`: every resolution.
@@ -25,7 +24,7 @@ public nonisolated struct FactoryRegistration<P, T> {
     ) {
         self.name = name
         self.file = site.file
-        self.lineAndOnce = site.line &<< 1
+        self.lineAndOnce = LineAndOnce(line: site.line)
         self.container = container
         self.plain = plain
         self.parameterized = parameterized
@@ -33,16 +32,6 @@ public nonisolated struct FactoryRegistration<P, T> {
 
     @inlinable
     var key: FactoryKey { FactoryKey(name, parameter: P.self, result: T.self) }
-
-    @inlinable
-    var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce &>> 1) }
-
-    /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
-    @inlinable
-    var once: Bool {
-        get { lineAndOnce & 1 == 1 }
-        set { lineAndOnce = newValue ? lineAndOnce | 1 : lineAndOnce & ~1 }
-    }
 
     /// Runs the definition's closure.
     @inlinable
@@ -60,4 +49,4 @@ public nonisolated struct FactoryRegistration<P, T> {
 
 extension FactoryRegistration: @unchecked Sendable where P: Sendable, T: Sendable {}
 
-extension FactoryRegistration: FactoryIdentity {}
+extension FactoryRegistration: FactoryIdentity, DefinitionWords {}

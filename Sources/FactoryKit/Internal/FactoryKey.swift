@@ -108,6 +108,45 @@ struct DefinitionSite: Hashable, @unchecked Sendable {
     }
 }
 
+/// A definition's line and its `once` flag in one word, which keeps a registration small enough
+/// for the compiler to copy inline (see ``FactoryRegistration``).
+@usableFromInline
+struct LineAndOnce {
+    @usableFromInline var bits: UInt
+
+    @inlinable
+    init(line: UInt) { bits = line &<< 1 }
+
+    @inlinable
+    var line: UInt { bits &>> 1 }
+
+    @inlinable
+    var once: Bool {
+        get { bits & 1 == 1 }
+        set { bits = newValue ? bits | 1 : bits & ~1 }
+    }
+}
+
+/// Where a registration was defined and its `once` flag, kept as two words; both kinds of
+/// registration get their `site` and `once` from here.
+@usableFromInline
+protocol DefinitionWords {
+    var file: LiteralText { get }
+    var lineAndOnce: LineAndOnce { get set }
+}
+
+extension DefinitionWords {
+    @inlinable
+    var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce.line) }
+
+    /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
+    @inlinable
+    var once: Bool {
+        get { lineAndOnce.once }
+        set { lineAndOnce.once = newValue }
+    }
+}
+
 /// The key of an entry in a `Scope.Singleton` cache.
 @usableFromInline
 struct SingletonKey: Hashable, Sendable {
