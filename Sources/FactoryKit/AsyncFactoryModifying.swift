@@ -124,7 +124,10 @@ extension AsyncFactoryModifying where T: Sendable {
     /// Keeps the value weakly while others hold it.
     @inlinable public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: the task's current `Scope.singleton`.
-    @inlinable public var singleton: Self { scope(Scope.Singleton.current) }
+    @inlinable public var singleton: Self {
+        registration.setSingletonScope()
+        return self
+    }
 }
 
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {

@@ -31,7 +31,10 @@ extension FactoryModifying {
     @inlinable public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: `scope(Scope.singleton)`, the task's current
     /// singleton cache.
-    @inlinable public var singleton: Self { scope(Scope.Singleton.current) }
+    @inlinable public var singleton: Self {
+        registration.setSingletonScope()
+        return self
+    }
     /// Creates a new value on every resolution, even when the container has a `defaultScope`.
     @inlinable public var unique: Self { scope(.unique) }
 

@@ -50,15 +50,29 @@ extension FactoryIdentity {
     }
 
     /// Whether the record says, read without the lock, that setting `scope` would change nothing.
-    /// Only once `autoRegister()` has run, which a write would trigger.
     @inlinable
     func scopeIsSetAlready(_ scope: Scope) -> Bool {
+        scopeIsSetAlready(address: UInt(bitPattern: ObjectIdentifier(scope)))
+    }
+
+    /// Whether the record says, read without the lock, that setting the scope at `address` would
+    /// change nothing. Only once `autoRegister()` has run, which a write would trigger.
+    @inlinable
+    func scopeIsSetAlready(address: UInt) -> Bool {
         guard RecordDirectory.readsWithoutLock else { return false }
         let manager = container.manager
         guard manager.isAutoRegistered.value, let record = manager.directory.record(unlockedFor: key) else {
             return false
         }
-        return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scope, once: once) }
+        return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
+    }
+
+    /// Sets the task's current singleton scope; see `setScope`. When that is the default instance,
+    /// the check that nothing changes needs only its address, not the instance.
+    @inlinable
+    func setSingletonScope() {
+        if let address = Scope.Singleton.currentAddressIfMain, scopeIsSetAlready(address: address) { return }
+        setScope(Scope.Singleton.current)
     }
 
     @usableFromInline

@@ -102,18 +102,18 @@ final class FactoryRecord {
         #endif
     }
 
-    /// Whether a modifier setting `scope`, on a `Factory` whose `once` flag is `once`, would change
-    /// nothing: the options hold that scope already, or `once()` blocks the write. Read without the
+    /// Whether a modifier setting the scope at `scopeAddress`, on a `Factory` whose `once` flag is
+    /// `once`, would change nothing: the options hold that scope already, or `once()` blocks the write. Read without the
     /// lock; `false` (take the lock) when it cannot tell.
     @inlinable
-    func scopeWriteChangesNothing(_ scope: Scope, once: Bool) -> Bool {
+    func scopeWriteChangesNothing(scopeAddress: UInt, once: Bool) -> Bool {
         #if canImport(Darwin)
             return false
         #else
             let word = scopeWord.load(ordering: .acquiring)
             guard word & 2 != 0 else { return false }
             if (word & 1 != 0) != once { return true }
-            return word & ~3 == UInt(bitPattern: ObjectIdentifier(scope))
+            return word & ~3 == scopeAddress
         #endif
     }
 

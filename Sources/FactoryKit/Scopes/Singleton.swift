@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 extension Scope {
     /// Keeps one value per factory for the whole process, whichever container resolves it.
     ///
@@ -25,7 +29,32 @@ extension Scope {
 
         /// The default value of `Scope.singleton`: the process's singletons unless a task binds
         /// another instance.
-        static let main = Singleton()
+        static let main: Singleton = {
+            let main = Singleton()
+            #if !canImport(Darwin)
+                mainAddress.store(UInt(bitPattern: ObjectIdentifier(main)), ordering: .releasing)
+            #endif
+            return main
+        }()
+
+        #if !canImport(Darwin)
+            /// `main`'s address once it exists, zero before; statically stored, so reading it needs
+            /// neither a lazy-initialization check nor a reference count.
+            @usableFromInline static let mainAddress = Atomic<UInt>(0)
+        #endif
+
+        /// The address of the instance `current` returns, when that is `main` and `main` exists:
+        /// what the `.singleton` modifier compares with the factory's scope, without retaining
+        /// anything. `nil` when it cannot tell that way.
+        @inlinable
+        static var currentAddressIfMain: UInt? {
+            #if canImport(Darwin)
+                return nil
+            #else
+                let address = mainAddress.load(ordering: .acquiring)
+                return address != 0 && population.value == 1 ? address : nil
+            #endif
+        }
 
         /// How many `Singleton` instances are alive.
         @usableFromInline static let population = AtomicCounter()
