@@ -75,7 +75,7 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let plan = makePlan(parameter)
+        let plan = makePlan(parameter, observed: true)
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack.
@@ -103,15 +103,18 @@ extension FactoryRegistration {
     }
 
     @inlinable @inline(__always)
-    func makePlan(_ parameter: P) -> ResolutionPlan<T> {
+    func makePlan(_ parameter: P, observed: Bool = false) -> ResolutionPlan<T> {
         container.manager.withState(of: container) { state in
-            state.withRecord(for: key) { record, state in plan(record, state, parameter) }
+            state.withRecord(for: key) { record, state in plan(record, state, parameter, observed: observed) }
         }
     }
 
-    /// `makePlan`'s work under the lock.
+    /// `makePlan`'s work under the lock. A hit's plan carries the options only when something reads
+    /// them afterwards: a decorator, or the trace and graph recordings (`observed`), which name
+    /// the scope.
     @inlinable @inline(__always)
-    func plan(_ record: FactoryRecord, _ state: ManagerState, _ parameter: P) -> ResolutionPlan<T> {
+    func plan(_ record: FactoryRecord, _ state: ManagerState, _ parameter: P, observed: Bool) -> ResolutionPlan<T> {
+        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
         guard let options = record.currentResolution(in: state) else {
             return ResolutionPlan(record: record, kind: .run, options: nil)
         }
@@ -127,7 +130,7 @@ extension FactoryRegistration {
             {
                 let value = unsafeDowncast(box, to: ValueBox<T>.self).value
                 return ResolutionPlan(
-                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
+                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             }
             let key = self.key
             let containerType = type(of: container)
@@ -140,7 +143,7 @@ extension FactoryRegistration {
             case .hit(let object, let boxed):
                 let value = SlotLookup.value(object, boxed: boxed, as: T.self)
                 return ResolutionPlan(
-                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
+                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             case .create(let flight):
                 return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
             case .wait(let flight):
@@ -156,7 +159,7 @@ extension FactoryRegistration {
                 })
             {
                 return ResolutionPlan(
-                    record: record, kind: .hit, options: options.forHit, hit: value, object: decorator)
+                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             }
             return ResolutionPlan(record: record, kind: .singleton, options: options, object: record.singletonEntry)
         case .unique, .graph, .taskBound:

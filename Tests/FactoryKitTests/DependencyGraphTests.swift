@@ -43,6 +43,17 @@ struct DependencyGraphTests {
             edges: graph.edges.filter { $0.from.hasPrefix("GraphContainer.") })
     }
 
+    @Test func labelsScopedHitsWithTheirScope() {
+        _ = GraphContainer.shared.app()  // every scoped value exists, so the recording sees hits
+        let graph = own(DependencyGraph.record { _ = GraphContainer.shared.app() })
+        #expect(
+            graph.nodes.map(\.label) == [
+                "GraphContainer.app: GraphApp [unique]",
+                "GraphContainer.model: GraphModel [cached]",
+                "GraphContainer.logger: GraphLogger [singleton]",
+            ])
+    }
+
     @Test func recordsNodesAndEdgesInResolutionOrder() {
         let graph = own(DependencyGraph.record { _ = GraphContainer.shared.app() })
         #expect(

@@ -200,8 +200,8 @@ final class ResolutionOptions {
     @inlinable
     var hitsNeedNoCheck: Bool { !scopeOnParameters && timeToLive == nil }
 
-    /// What a hit's plan carries: after a hit only decorators read the options, so without one
-    /// the plan holds no reference to count.
+    /// What a hit's plan carries when nothing observes resolutions: after a hit only decorators
+    /// read the options, so without one the plan holds no reference to count.
     @inlinable
     var forHit: ResolutionOptions? { hasDecorator || containerDecorator != nil ? self : nil }
 
