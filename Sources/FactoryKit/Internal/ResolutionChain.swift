@@ -73,6 +73,16 @@ struct FrameStack {
     @inlinable
     subscript(index: Int) -> ResolutionFrame { base[index] }
 
+    /// The index of the innermost frame that satisfies `predicate`.
+    func lastIndex(where predicate: (ResolutionFrame) -> Bool) -> Int? {
+        var index = count
+        while index > 0 {
+            index -= 1
+            if predicate(base[index]) { return index }
+        }
+        return nil
+    }
+
     /// The frames as an array, for messages and the wait graph.
     var array: [ResolutionFrame] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
@@ -223,8 +233,9 @@ final class ResolutionChain: @unchecked Sendable {
 
     @usableFromInline
     func checkForCycle(adding frame: ResolutionFrame) {
-        let frames = self.frames.array
+        // Searched in place: this runs on every push below the detection depth.
         if let start = frames.lastIndex(where: { $0.isSameResolution(as: frame, parametersMustBeKnown: true) }) {
+            let frames = self.frames.array
             let period = frames.count - start
             var first = start
             // Walk back to where the repetition began, so the path starts where the cycle was entered.
@@ -237,7 +248,7 @@ final class ResolutionChain: @unchecked Sendable {
             DependencyCycle.report(path: path, chain: self)
         }
         if frames.count >= ResolutionChain.maximumDepth {
-            let recent = frames.suffix(12).map(\.description) + [frame.description]
+            let recent = frames.array.suffix(12).map(\.description) + [frame.description]
             DependencyCycle.reportTooDeep(recent: recent, limit: ResolutionChain.maximumDepth, chain: self)
         }
     }
