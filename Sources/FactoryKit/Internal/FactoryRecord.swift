@@ -103,8 +103,8 @@ final class FactoryRecord {
     }
 
     /// Whether a modifier setting the scope at `scopeAddress`, on a `Factory` whose `once` flag is
-    /// `once`, would change nothing: the options hold that scope already, or `once()` blocks the write. Read without the
-    /// lock; `false` (take the lock) when it cannot tell.
+    /// `once`, would change nothing: the options hold that scope already, or `once()` blocks the
+    /// write. Read without the lock; `false` (take the lock) when it cannot tell.
     @inlinable
     func scopeWriteChangesNothing(scopeAddress: UInt, once: Bool) -> Bool {
         #if canImport(Darwin)

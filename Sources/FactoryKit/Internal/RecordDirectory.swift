@@ -10,10 +10,10 @@
 /// names by text. A slot holds a record's address, unretained: records live as long as their
 /// manager, which owns this table.
 ///
-/// Slots are written under the manager's lock. Where `Atomic` is available (everywhere but Apple
-/// platforms before macOS 15 / iOS 18, which FactoryKit still supports) they are also read without
-/// it, by ``record(unlockedFor:)``; a slot changes from one whole record address to another, so a
-/// reader sees either.
+/// Slots are written under the manager's lock. Off Apple platforms they are atomic words, also
+/// read without the lock by ``record(unlockedFor:)``: a slot changes from one whole record address
+/// to another, so a reader sees either. On Apple platforms `Atomic` needs macOS 15 / iOS 18, newer
+/// than FactoryKit requires, so there the slots are plain words read under the lock only.
 @usableFromInline
 final class RecordDirectory: @unchecked Sendable {
     @usableFromInline static let size = 64
