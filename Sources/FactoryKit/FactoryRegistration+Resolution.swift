@@ -223,11 +223,10 @@ extension FactoryRegistration {
     /// Runs the applicable closure inside a frame of the current resolution chain.
     @inlinable @inline(__always)
     func create(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
-        ResolutionChain.withCurrent { chain in
-            chain.push(container: container, key: key, result: T.self, parameter: parameter)
-            defer { chain.pop() }
-            return run(plan, parameter)
-        }
+        let chain = ResolutionChain.currentUnretained
+        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
+        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
+        return run(plan, parameter)
     }
 
     @inlinable @inline(__always)
@@ -316,23 +315,24 @@ extension FactoryRegistration {
 
     @inlinable
     func produceGraph(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
-        let chain = ResolutionChain.current
+        let chain = ResolutionChain.currentUnretained
         let graphKey = GraphKey(
             container: ObjectIdentifier(container), factory: key,
             parameter: cacheParameter(plan.options, parameter).map(FrameParameter.init))
         // A class instance is kept as it is; anything else in a box.
         let isClass = T.self is AnyObject.Type
-        if let stored = chain.graphValue(for: graphKey) {
+        if let stored = chain._withUnsafeGuaranteedRef({ $0.graphValue(for: graphKey) }) {
             let value = isClass ? unsafeBitCast(stored, to: T.self) : unsafeDowncast(stored, to: ValueBox<T>.self).value
             return (value, .cache)
         }
-        chain.push(container: container, key: key, result: T.self, parameter: parameter)
-        defer { chain.pop() }
+        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
+        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.
         // A class instance is never `nil`; asking the runtime would cost a dynamic cast.
         if isClass || !ValueInspection.isNil(value) {
-            chain.graphValues.append((graphKey, isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)))
+            let kept: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)
+            chain._withUnsafeGuaranteedRef { $0.graphValues.append((graphKey, kept)) }
         }
         return (value, tag)
     }

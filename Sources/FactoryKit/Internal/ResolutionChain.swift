@@ -182,14 +182,11 @@ final class ResolutionChain: @unchecked Sendable {
         return makeCurrent()
     }
 
-    /// Runs `body` with the current thread's chain, without retaining it: the thread holds it
-    /// until it exits.
+    /// The current thread's chain, unretained: the thread holds it until it exits.
     @inlinable @inline(__always)
-    static func withCurrent<Result>(_ body: (ResolutionChain) -> Result) -> Result {
-        let chain =
-            pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
+    static var currentUnretained: Unmanaged<ResolutionChain> {
+        pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
             ?? Unmanaged.passUnretained(makeCurrent())
-        return chain._withUnsafeGuaranteedRef(body)
     }
 
     @usableFromInline
