@@ -18,6 +18,15 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// check without an extra trip through the lock.
     @usableFromInline let isAutoRegistered = AtomicFlag()
 
+    /// The record of `key`, found without the lock where the platform allows it and once
+    /// `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
+    /// A method, so its fields are read through `self` without being retained.
+    @inlinable
+    func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
+        guard RecordDirectory.readsWithoutLock, isAutoRegistered.value else { return nil }
+        return directory.record(unlockedFor: key)
+    }
+
     /// Creates an empty manager.
     public init() {
         let directory = RecordDirectory()

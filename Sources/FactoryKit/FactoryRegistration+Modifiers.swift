@@ -56,12 +56,10 @@ extension FactoryIdentity {
     }
 
     /// Whether the record says, read without the lock, that setting the scope at `address` would
-    /// change nothing. Only once `autoRegister()` has run, which a write would trigger.
+    /// change nothing.
     @inlinable
     func scopeIsSetAlready(address: UInt) -> Bool {
-        guard RecordDirectory.readsWithoutLock else { return false }
-        let manager = container.manager
-        guard manager.isAutoRegistered.value, let record = manager.directory.record(unlockedFor: key) else {
+        guard RecordDirectory.readsWithoutLock, let record = container.manager.recordWithoutLock(for: key) else {
             return false
         }
         return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
