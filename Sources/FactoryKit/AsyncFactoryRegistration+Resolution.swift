@@ -22,6 +22,7 @@ extension AsyncFactoryRegistration {
     /// Resolves the factory asynchronously; see ``AsyncFactory``.
     @usableFromInline
     func resolve(_ parameter: P) async throws -> T {
+        if !Diagnostics.isObserving, let value = plainHit() { return value }
         let stack = AsyncResolution.stack
         var frame = AsyncFrame(
             container: ObjectIdentifier(container), key: key,
@@ -44,9 +45,13 @@ extension AsyncFactoryRegistration {
         var singletonEntry: SingletonEntry?
         var block: ScopeBlock?
         if let singleton = plan.scope as? Scope.Singleton {
-            (plan.lookup, singletonEntry) = singleton.lookupAsync(
+            let (lookup, entry) = singleton.lookupAsync(
                 singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                 reserve: { AsyncFlight<T>(label: description) })
+            (plan.lookup, singletonEntry) = (lookup, entry)
+            if entry !== plan.record.singletonEntry {
+                container.manager.state.withLock { _ in plan.record.singletonEntry = entry }
+            }
         } else if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
                 let error = InactiveScopeError(factory: description)
@@ -96,6 +101,15 @@ extension AsyncFactoryRegistration {
             decorator(value)
         }
         return value
+    }
+
+    /// The value a scope holds strongly for a factory with nothing to decorate, check or trace,
+    /// read under the locks alone. A hit runs no code, so it needs neither the task's resolution
+    /// stack (a task-local read) nor a frame; anything else returns `nil` for the full path.
+    @usableFromInline
+    func plainHit() -> T? {
+        guard let box = AsyncPlainHit.box(container: container, key: key, site: site) else { return nil }
+        return unsafeDowncast(box, to: ValueBox<T>.self).value
     }
 
     /// Completes this resolution's trace line and, for the outermost resolution, logs the trace.
@@ -192,5 +206,34 @@ extension AsyncFactoryRegistration {
         try AsyncWaitGraph.enter(waiter, waitingFor: flight)
         defer { AsyncWaitGraph.leave(waiter) }
         return try await unsafeDowncast(flight, to: AsyncFlight<T>.self).value()
+    }
+}
+
+/// The lookup behind `AsyncFactoryRegistration.plainHit`. Not generic: asynchronous resolution is
+/// not specialized for its value type, and generic code there instantiates type metadata at run
+/// time, which costs more than the hit.
+@usableFromInline
+enum AsyncPlainHit {
+    /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
+    @usableFromInline
+    static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
+        container.manager.withState(of: container) { state -> AnyObject? in
+            guard state.decorator == nil else { return nil }
+            return state.withRecord(for: key) { record, _ -> AnyObject? in
+                guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
+                    !record.scopeOnParameters
+                else { return nil }
+                switch scope.kind {
+                case .cached, .shared:
+                    return record.cacheScope == ObjectIdentifier(scope) ? record.cache.strongValue : nil
+                case .singleton:
+                    // The entry the full path remembers in the record; checked before use.
+                    guard let memo = record.singletonEntry else { return nil }
+                    return unsafeDowncast(scope, to: Scope.Singleton.self).plainHitBox(memo, site: site)
+                case .unique, .graph, .taskBound:
+                    return nil
+                }
+            }
+        }
     }
 }

@@ -249,6 +249,30 @@ struct AsyncFactoryTests {
         AsyncFactory(container, key: "asyncScopes") { AsyncDatabase(name: "s") }
     }
 
+    @Test func aScopedHitSeesResetsRegistrationsAndDecorators() async throws {
+        // Hits skip the task's resolution stack; they must still see every change.
+        let factory = scoped(Container.shared)
+        let first = try await factory.singleton()
+        #expect(try await factory.singleton() === first)
+        Scope.singleton.reset()
+        let second = try await factory.singleton()
+        #expect(second !== first)
+        factory.register { AsyncDatabase(name: "registered") }
+        #expect(try await factory.singleton().name == "registered")
+        let seen = LogRecorder()
+        _ = try await factory.singleton.decorator { database, created in seen.record("\(database.name) \(created)") }()
+        #expect(seen.lines == ["registered false"])
+        let cached = try await factory.cached()
+        #expect(try await factory.cached() === cached)
+        #expect(seen.lines.suffix(2) == ["registered true", "registered false"])
+        // The container's decorator sees hits of factories without one of their own.
+        let plain = AsyncFactory(Container.shared, key: "asyncPlainHit") { AsyncDatabase(name: "plain") }.cached
+        _ = try await plain()
+        Container.shared.decorator { _ in seen.record("container") }
+        _ = try await plain()
+        #expect(seen.lines.last == "container")
+    }
+
     @Test func scopedValuesFollowTheSyncRules() async throws {
         let factory = scoped(Container.shared)
         let cached = try await factory.cached()

@@ -139,6 +139,15 @@ extension Scope {
             }
         }
 
+        /// `plainHit`, returning the value's box; for code not specialized for the value's type.
+        @usableFromInline
+        func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
+            storage.withLock { _ in
+                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site else { return nil }
+                return memo.group.strongValue
+            }
+        }
+
         @usableFromInline
         func entry(for key: SingletonKey, in entries: inout [SingletonKey: SingletonEntry]) -> SingletonEntry {
             if let existing = entries[key] { return existing }
