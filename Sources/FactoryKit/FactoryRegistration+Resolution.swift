@@ -114,10 +114,20 @@ extension FactoryRegistration {
     /// the scope.
     @inlinable @inline(__always)
     func plan(_ record: FactoryRecord, _ state: ManagerState, _ parameter: P, observed: Bool) -> ResolutionPlan<T> {
-        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
-        guard let options = record.currentResolution(in: state) else {
+        // Borrowed: the record holds its options while the lock is held, and a hit without a
+        // decorator does not keep them.
+        guard let options = record.currentResolutionUnretained(in: state) else {
             return ResolutionPlan(record: record, kind: .run, options: nil)
         }
+        return options._withUnsafeGuaranteedRef { options in plan(record, options, parameter, observed: observed) }
+    }
+
+    /// `plan` for a factory with options.
+    @inlinable @inline(__always)
+    func plan(_ record: FactoryRecord, _ options: ResolutionOptions, _ parameter: P, observed: Bool)
+        -> ResolutionPlan<T>
+    {
+        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
         let decorator = options.hasDecorator ? record.decorator : nil
         guard let scope = options.scope else {
             return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)

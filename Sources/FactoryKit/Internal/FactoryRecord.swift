@@ -68,12 +68,12 @@ final class FactoryRecord {
         self.key = key
     }
 
-    /// The options a resolution reads, rebuilt if a write made them stale. Runs under the
-    /// manager's lock.
+    /// The options a resolution reads, rebuilt if a write made them stale, unretained: the record
+    /// holds them while the manager's lock, under which this runs, is held.
     @inlinable
-    func currentResolution(in state: ManagerState) -> ResolutionOptions? {
+    func currentResolutionUnretained(in state: ManagerState) -> Unmanaged<ResolutionOptions>? {
         if !isResolutionCurrent { refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator) }
-        return resolution
+        return resolution.map { Unmanaged.passUnretained($0) }
     }
 
     @usableFromInline
