@@ -127,11 +127,23 @@ extension FactoryRegistration {
     func plan(_ record: FactoryRecord, _ options: ResolutionOptions, _ parameter: P, observed: Bool)
         -> ResolutionPlan<T>
     {
-        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
         let decorator = options.hasDecorator ? record.decorator : nil
-        guard let scope = options.scope else {
+        // Borrowed too: the options hold their scope.
+        guard let scope = options.scope.map(Unmanaged.passUnretained) else {
             return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
         }
+        return scope._withUnsafeGuaranteedRef { scope in
+            plan(record, options, scope, decorator, parameter, observed: observed)
+        }
+    }
+
+    /// `plan` for a scoped factory.
+    @inlinable @inline(__always)
+    func plan(
+        _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope, _ decorator: AnyObject?,
+        _ parameter: P, observed: Bool
+    ) -> ResolutionPlan<T> {
+        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
         switch scope.kind {
         case .cached, .shared:
             // A hit on a value held strongly, without a parameter or a time to live to check.
