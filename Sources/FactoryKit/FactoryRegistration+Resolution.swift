@@ -66,6 +66,8 @@ extension FactoryRegistration {
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
         let plan = makePlan(parameter)
+        // A hit with nothing to decorate: the plan's last use, so its value moves out uncopied.
+        if plan.kind == .hit, plan.options == nil { return plan.hit.unsafelyUnwrapped }
         let (value, tag) = produce(plan, parameter)
         decorate(value, plan: plan, instantiated: tag.isNew)
         return value
