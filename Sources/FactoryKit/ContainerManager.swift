@@ -21,7 +21,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// The record of `key`, found without the lock where the platform allows it and once
     /// `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
     /// A method, so its fields are read through `self` without being retained.
-    @inlinable
+    @inlinable @inline(__always)
     func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         guard RecordDirectory.readsWithoutLock, isAutoRegistered.value else { return nil }
         return directory.record(unlockedFor: key)
