@@ -224,7 +224,8 @@ final class ResolutionChain: @unchecked Sendable {
     func pop() {
         frames.removeLast()
         if frames.isEmpty && !graphValues.isEmpty {
-            graphValues.removeAll(keepingCapacity: true)
+            // One by one: `removeAll(keepingCapacity:)` goes through a generic range replacement.
+            while graphValues.popLast() != nil {}
         }
     }
 
