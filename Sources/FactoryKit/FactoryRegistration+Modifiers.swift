@@ -57,7 +57,7 @@ extension FactoryIdentity {
 
     /// Whether the record says, read without the lock, that setting the scope at `address` would
     /// change nothing.
-    @inlinable
+    @inlinable @inline(__always)
     func scopeIsSetAlready(address: UInt) -> Bool {
         guard RecordDirectory.readsWithoutLock, let record = container.manager.recordWithoutLock(for: key) else {
             return false
