@@ -132,9 +132,7 @@ extension Scope {
         @inlinable @inline(__always)
         func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
             storage.withLock { _ in
-                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site,
-                    case .value(.strong(let box), _)? = memo.group.slot
-                else { return nil }
+                guard owns(memo, site: site), case .value(.strong(let box), _)? = memo.group.slot else { return nil }
                 return unsafeDowncast(box, to: ValueBox<T>.self).value
             }
         }
@@ -142,10 +140,14 @@ extension Scope {
         /// `plainHit`, returning the value's box; for code not specialized for the value's type.
         @usableFromInline
         func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
-            storage.withLock { _ in
-                guard memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key.site == site else { return nil }
-                return memo.group.strongValue
-            }
+            storage.withLock { _ in owns(memo, site: site) ? memo.group.strongValue : nil }
+        }
+
+        /// Whether `memo` is still this cache's entry for the factory defined at `site`: not
+        /// another instance's, and not removed by a reset. Under the lock.
+        @inlinable @inline(__always)
+        func owns(_ memo: SingletonEntry, site: DefinitionSite) -> Bool {
+            memo.owner == ObjectIdentifier(self) && !memo.isRemoved && memo.key.site == site
         }
 
         @usableFromInline
