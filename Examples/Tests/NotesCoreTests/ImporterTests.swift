@@ -2,7 +2,6 @@ import FactoryKit
 import FactoryTesting
 import Foundation
 import NotesCore
-import Synchronization
 import Testing
 
 /// `notes import`: files checked before anything is stored, lines handled concurrently, each in a
@@ -39,7 +38,7 @@ struct ImporterTests {
     }
 
     @Test func linesAreHandledConcurrentlyButBounded() async throws {
-        let inFlight = Mutex((now: 0, most: 0))
+        let inFlight = Protected((now: 0, most: 0))
         let importer = Importer(store: InMemoryNoteStore(), console: RecordingConsole().console) { line in
             inFlight.withLock {
                 $0.now += 1

@@ -1,7 +1,6 @@
 import FactoryKit
 import Foundation
 import NotesCore
-import Synchronization
 
 /// Notes in memory: the fake `NoteStore` for service and command tests.
 actor InMemoryNoteStore: NoteStore {
@@ -42,7 +41,7 @@ actor InMemoryNoteStore: NoteStore {
 
 /// Keeps every message, at every level.
 final class RecordingLogger: NotesLogger {
-    private let lines = Mutex<[String]>([])
+    private let lines = Protected<[String]>([])
 
     func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         let line = "[\(level)] \(message())"
@@ -59,7 +58,7 @@ final class RecordingConsole: Sendable {
         var error: [String] = []
         var status: [String] = []
     }
-    private let lines = Mutex(Lines())
+    private let lines = Protected(Lines())
 
     var console: Console {
         Console(

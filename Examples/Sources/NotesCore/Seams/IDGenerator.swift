@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where new identifiers come from: a struct witness, like ``NotesClock``.
 public struct IDGenerator: Sendable {
@@ -29,9 +28,9 @@ public struct IDGenerator: Sendable {
 
 /// A thread-safe counter for ``IDGenerator/sequential(startingAt:)``.
 private final class Counter: Sendable {
-    private let value: Mutex<UInt32>
+    private let value: Protected<UInt32>
 
-    init(_ first: UInt32) { value = Mutex(first) }
+    init(_ first: UInt32) { value = Protected(first) }
 
     func takeNext() -> UInt32 {
         value.withLock { value in
