@@ -175,12 +175,7 @@ final class ResolutionChain: @unchecked Sendable {
 
     /// The current thread's chain, created on first use and released when the thread exits.
     @inlinable
-    static var current: ResolutionChain {
-        if let pointer = pthread_getspecific(threadKey) {
-            return Unmanaged<ResolutionChain>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        return makeCurrent()
-    }
+    static var current: ResolutionChain { currentUnretained.takeUnretainedValue() }
 
     /// The current thread's chain, unretained: the thread holds it until it exits.
     @inlinable @inline(__always)
