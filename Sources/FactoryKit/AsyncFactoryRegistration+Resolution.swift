@@ -49,9 +49,8 @@ extension AsyncFactoryRegistration {
                 singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                 reserve: { AsyncFlight<T>(label: description) })
             (plan.lookup, singletonEntry) = (lookup, entry)
-            if entry !== plan.record.singletonEntry {
-                container.manager.state.withLock { _ in plan.record.singletonEntry = entry }
-            }
+            // Unconditionally: the record's field may only be read under the lock `remember` takes.
+            remember(entry, in: plan.record)
         } else if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
                 let error = InactiveScopeError(factory: description)

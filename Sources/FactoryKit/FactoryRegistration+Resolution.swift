@@ -331,12 +331,6 @@ extension FactoryRegistration {
         }
     }
 
-    /// Keeps a shortcut from the factory's record to its singleton entry.
-    @usableFromInline
-    func remember(_ entry: SingletonEntry, in record: FactoryRecord) {
-        container.manager.state.withLock { _ in record.singletonEntry = entry }
-    }
-
     @inlinable
     func produceGraph(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.currentUnretained
