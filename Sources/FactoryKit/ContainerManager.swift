@@ -27,6 +27,15 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         return directory.record(unlockedFor: key)
     }
 
+    /// Runs `body` under the lock on `record`, found by `recordWithoutLock(for:)`. A method, so
+    /// the lock is reached through `self` without being retained.
+    @inlinable @inline(__always)
+    func withLockedState<Result>(
+        _ record: FactoryRecord, _ body: (FactoryRecord, inout ManagerState) -> Result
+    ) -> Result {
+        state.withLock { state in body(record, &state) }
+    }
+
     /// Creates an empty manager.
     public init() {
         let directory = RecordDirectory()

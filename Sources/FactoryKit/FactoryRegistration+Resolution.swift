@@ -65,7 +65,7 @@ extension FactoryRegistration {
     @inlinable
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let plan = makePlan(parameter)
+        let plan = makePlan(parameter, manager: container.manager)
         // A hit with nothing to decorate: the plan's last use, so its value moves out uncopied.
         if plan.kind == .hit, plan.options == nil { return plan.hit.unsafelyUnwrapped }
         let (value, tag) = produce(plan, parameter)
@@ -77,7 +77,7 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let plan = makePlan(parameter, observed: true)
+        let plan = makePlan(parameter, manager: container.manager, observed: true)
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack.
@@ -105,8 +105,20 @@ extension FactoryRegistration {
     }
 
     @inlinable @inline(__always)
-    func makePlan(_ parameter: P, observed: Bool = false) -> ResolutionPlan<T> {
-        container.manager.withState(of: container) { state in
+    func makePlan(_ parameter: P, manager: ContainerManager, observed: Bool = false) -> ResolutionPlan<T> {
+        if let record = manager.recordWithoutLock(for: key) {
+            return record._withUnsafeGuaranteedRef { record in
+                // A published hit needs no lock; the trace and graph recordings see every hit.
+                if !observed, let value = record.publishedHit(site: site, as: T.self) {
+                    return ResolutionPlan(record: record, kind: .hit, options: nil, hit: value)
+                }
+                // The record found without the lock saves a lookup under it.
+                return manager.withLockedState(record) { record, state in
+                    plan(record, state, parameter, observed: observed)
+                }
+            }
+        }
+        return manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in plan(record, state, parameter, observed: observed) }
         }
     }
@@ -182,6 +194,8 @@ extension FactoryRegistration {
                     unsafeDowncast(scope, to: Scope.Singleton.self).plainHit(memo, site: site, as: T.self)
                 })
             {
+                // Nothing to decorate or observe: later hits may skip the lock.
+                if !observed, options.forHit == nil { memo._withUnsafeGuaranteedRef(record.publishHit) }
                 return ResolutionPlan(
                     record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             }

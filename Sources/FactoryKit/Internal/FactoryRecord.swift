@@ -48,7 +48,10 @@ final class FactoryRecord {
     /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
     /// without registration, override or decorator). Rebuilt under the lock when stale.
     @usableFromInline @exclusivity(unchecked) var resolution: ResolutionOptions?
-    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false
+    /// Every write that makes `resolution` stale also withdraws the published hit.
+    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false {
+        didSet { if !isResolutionCurrent { withdrawPublishedHit() } }
+    }
 
     /// Values of `cached`, `shared` and custom scopes, and which scope instance made them.
     @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
@@ -61,12 +64,87 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var validatorSite: DefinitionSite?
 
     /// The factory's entry in the singleton cache it last used; checked before use.
-    @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry?
+    @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry? {
+        didSet { if singletonEntry !== oldValue { withdrawPublishedHit() } }
+    }
+
+    #if !canImport(Darwin)
+        /// The singleton entry, retained, whose published box a resolution may return without the
+        /// lock; zero otherwise. Published under the manager's lock by a resolution that found a
+        /// plain singleton hit (no decorator, no slot per parameter, no time to live), and
+        /// withdrawn by every write that could change that answer: an option, the manager's
+        /// default scope or decorator, or the remembered entry.
+        @usableFromInline let publishedEntry = Atomic<UInt>(0)
+
+        // Records die with their manager, and readers hold the manager, so none is left.
+        deinit {
+            if let entry = UnsafeRawPointer(bitPattern: publishedEntry.load(ordering: .acquiring)) {
+                Unmanaged<SingletonEntry>.fromOpaque(entry).release()
+            }
+        }
+    #endif
 
     @usableFromInline
     init(key: FactoryKey) {
         self.key = key
     }
+
+    /// The value a resolution of the factory defined at `site` may return without the lock, if
+    /// one is published: the entry's box, read in a `LockFreeReads` section. `nil` means take the
+    /// lock. Needs `Diagnostics.isObserving` to be false: a hit returned here is not traced.
+    @inlinable @inline(__always)
+    func publishedHit<T>(site: DefinitionSite, as type: T.Type) -> T? {
+        #if canImport(Darwin)
+            return nil
+        #else
+            // Most records publish nothing; they skip the section.
+            guard publishedEntry.load(ordering: .relaxed) != 0, let section = LockFreeReads.enter() else {
+                return nil
+            }
+            defer { LockFreeReads.leave(section) }
+            let word = publishedEntry.load(ordering: .acquiring)
+            guard let entry = UnsafeRawPointer(bitPattern: word) else { return nil }
+            return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+                guard entry.key.site == site,
+                    let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .acquiring))
+                else { return nil }
+                // The record's key names the result type, so the box holds a `T`.
+                return Unmanaged<ValueBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+            }
+        #endif
+    }
+
+    /// Publishes `entry`, whose box a resolution just returned as a plain hit, for lock-free
+    /// hits. Under the manager's lock.
+    @inlinable
+    func publishHit(_ entry: SingletonEntry) {
+        #if !canImport(Darwin)
+            let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+            guard publishedEntry.load(ordering: .relaxed) != address else { return }
+            replacePublishedEntry(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
+        #endif
+    }
+
+    /// Withdraws the published hit, if any. Under the manager's lock.
+    @inlinable @inline(__always)
+    func withdrawPublishedHit() {
+        #if !canImport(Darwin)
+            if publishedEntry.load(ordering: .relaxed) != 0 { replacePublishedEntry(with: 0) }
+        #endif
+    }
+
+    #if !canImport(Darwin)
+        /// Stores `word` as the published entry and retires the previous one. Retiring waits for
+        /// lock-free readers, which never wait themselves, so it may run under the lock; the
+        /// entry it releases is normally still held by its singleton or by the record.
+        @usableFromInline
+        func replacePublishedEntry(with word: UInt) {
+            let previous = publishedEntry.exchange(word, ordering: .acquiringAndReleasing)
+            if let entry = UnsafeRawPointer(bitPattern: previous) {
+                LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry)])
+            }
+        }
+    #endif
 
     /// The options a resolution reads, rebuilt if a write made them stale, unretained: the record
     /// holds them while the manager's lock, under which this runs, is held.

@@ -75,15 +75,18 @@ extension Scope {
         /// Singletons that conform to ``Shutdownable`` are shut down in a task of their own, newest
         /// first, each once.
         public func reset() {
+            var withdrawn: [Unmanaged<AnyObject>] = []
             let dropped = storage.withLock { entries -> [StoredValue] in
                 var dropped: [StoredValue] = []
                 for entry in entries.values {
                     entry.isRemoved = true
+                    entry.withdraw(into: &withdrawn)
                     dropped += entry.group.drain()
                 }
                 entries.removeAll()
                 return dropped
             }
+            retire(withdrawn)
             ScopedShutdown.schedule(dropped)
         }
 
@@ -114,13 +117,17 @@ extension Scope {
             _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, timeToLive: UInt64?,
             reserve: () -> InFlight
         ) -> (SlotLookup, SingletonEntry) {
-            storage.withLock { entries in
+            var withdrawn: [Unmanaged<AnyObject>] = []
+            defer { retire(withdrawn) }
+            return storage.withLock { entries in
                 let entry: SingletonEntry
                 if let memo, memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key == key {
                     entry = memo
                 } else {
                     entry = self.entry(for: key, in: &entries)
                 }
+                // An expired value leaves the slot, so what lock-free hits read goes first.
+                if timeToLive != nil { entry.withdraw(into: &withdrawn) }
                 let decision = entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
                 return (decision, entry)
             }
@@ -133,6 +140,7 @@ extension Scope {
         func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
             storage.withLock { _ in
                 guard owns(memo, site: site), case .value(.strong(let box), _)? = memo.group.slot else { return nil }
+                memo.publish(box)
                 return unsafeDowncast(box, to: ValueBox<T>.self).value
             }
         }
@@ -174,8 +182,11 @@ extension Scope {
         func lookupAsync(
             _ key: SingletonKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
         ) -> (AsyncSlotLookup, SingletonEntry) {
-            storage.withLock { entries in
+            var withdrawn: [Unmanaged<AnyObject>] = []
+            defer { retire(withdrawn) }
+            return storage.withLock { entries in
                 let entry = self.entry(for: key, in: &entries)
+                if timeToLive != nil { entry.withdraw(into: &withdrawn) }
                 return (entry.group.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
             }
         }
@@ -195,11 +206,23 @@ extension Scope {
         @usableFromInline
         @discardableResult
         func remove(_ key: SingletonKey) -> [StoredValue] {
-            storage.withLock { entries in
+            var withdrawn: [Unmanaged<AnyObject>] = []
+            defer { retire(withdrawn) }
+            return storage.withLock { entries in
                 guard let entry = entries.removeValue(forKey: key) else { return [] }
                 entry.isRemoved = true
+                entry.withdraw(into: &withdrawn)
                 return entry.group.drain()
             }
+        }
+
+        /// Releases boxes withdrawn from lock-free hits once no reader can hold them. With no
+        /// lock of this singleton held: a release may run a value's `deinit`.
+        @usableFromInline
+        func retire(_ withdrawn: [Unmanaged<AnyObject>]) {
+            #if !canImport(Darwin)
+                LockFreeReads.retire(withdrawn)
+            #endif
         }
     }
 }
@@ -214,9 +237,44 @@ final class SingletonEntry {
     /// Set when the entry leaves its cache (a reset), so shortcuts to it are not trusted.
     @usableFromInline @exclusivity(unchecked) var isRemoved = false
 
+    #if !canImport(Darwin)
+        /// The parameterless slot's `ValueBox`, retained, once a plain hit found it there; zero
+        /// otherwise. What resolutions read without a lock, through `FactoryRecord.publishedEntry`.
+        /// Written under the singleton's lock, and withdrawn before the slot can lose the box (a
+        /// reset, a removal, an expiry).
+        @usableFromInline let publishedBox = Atomic<UInt>(0)
+
+        // Readers find an entry only through a record's retained reference, so none is left.
+        deinit {
+            if let box = UnsafeRawPointer(bitPattern: publishedBox.load(ordering: .acquiring)) {
+                Unmanaged<AnyObject>.fromOpaque(box).release()
+            }
+        }
+    #endif
+
     @usableFromInline
     init(key: SingletonKey, owner: ObjectIdentifier) {
         self.key = key
         self.owner = owner
+    }
+
+    /// Publishes `box`, which the parameterless slot holds strongly, for lock-free hits. Under the
+    /// singleton's lock.
+    @inlinable @inline(__always)
+    func publish(_ box: AnyObject) {
+        #if !canImport(Darwin)
+            guard publishedBox.load(ordering: .relaxed) == 0 else { return }
+            publishedBox.store(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), ordering: .releasing)
+        #endif
+    }
+
+    /// Withdraws the published box, if any, adding it to `withdrawn` for `LockFreeReads.retire`.
+    /// Under the singleton's lock.
+    @usableFromInline
+    func withdraw(into withdrawn: inout [Unmanaged<AnyObject>]) {
+        #if !canImport(Darwin)
+            let word = publishedBox.exchange(0, ordering: .acquiringAndReleasing)
+            if let box = UnsafeRawPointer(bitPattern: word) { withdrawn.append(.fromOpaque(box)) }
+        #endif
     }
 }

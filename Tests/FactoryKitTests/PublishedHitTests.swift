@@ -1,0 +1,191 @@
+import FactoryKit
+import Foundation
+import Testing
+
+/// Counts the `Tracked` instances that are alive, to prove values are released, not leaked.
+private final class Census: @unchecked Sendable {
+    private let lock = NSLock()
+    private var created = 0
+    private var living = 0
+
+    func born() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        created += 1
+        living += 1
+        return created
+    }
+
+    func died() {
+        lock.lock()
+        defer { lock.unlock() }
+        living -= 1
+    }
+
+    var alive: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return living
+    }
+}
+
+private final class Tracked: @unchecked Sendable {
+    let number: Int
+    let census: Census
+
+    init(_ census: Census) {
+        self.census = census
+        number = census.born()
+    }
+
+    deinit { census.died() }
+}
+
+/// A plain singleton hit is published after the first hit under the lock, and later resolutions
+/// read it without the lock (off Apple platforms). Every write that could change the answer must
+/// still be seen, and a value the scope lets go must be released, however many readers race it.
+@Suite
+struct PublishedHitTests {
+    /// Runs `body` with a singleton scope of its own, so no other test's resets interfere.
+    private func isolated(_ body: () -> Void) {
+        Scope.$singleton.withValue(Scope.Singleton()) { body() }
+    }
+
+    @Test func aResetReleasesThePublishedValueAndTheNextResolutionCreatesAnother() {
+        let census = Census()
+        isolated {
+            let container = Container()
+            let factory = Factory<Tracked>(container, key: "publishedReset") { Tracked(census) }
+            do {
+                let first = factory.singleton()
+                // The second resolution publishes the hit; the third reads it without the lock.
+                #expect(factory.singleton() === first)
+                #expect(factory.singleton() === first)
+                #expect(first.number == 1)
+            }
+            Scope.singleton.reset()
+            #expect(census.alive == 0, "the published hit kept a reset singleton alive")
+            let second = factory.singleton()
+            #expect(second.number == 2)
+            #expect(factory.singleton() === second)
+            #expect(factory.singleton() === second)
+        }
+    }
+
+    @Test func aRegistrationReplacesAPublishedHit() {
+        isolated {
+            let container = Container()
+            let factory = Factory<Greeting>(container, key: "publishedRegister") { Greeter() }
+            for _ in 0..<3 { #expect(factory.singleton().text == "hello") }
+            factory.register { MockGreeter() }
+            for _ in 0..<3 { #expect(factory.singleton().text == "mock") }
+        }
+    }
+
+    @Test func aDecoratorAddedLaterRunsOnPublishedHits() {
+        isolated {
+            let container = Container()
+            let factory = Factory<Greeting>(container, key: "publishedDecorator") { Greeter() }
+            for _ in 0..<3 { _ = factory.singleton() }
+            let seen = LogRecorder()
+            _ = factory.decorator { seen.record($0.text) }
+            _ = factory.singleton()
+            _ = factory.singleton()
+            #expect(seen.lines == ["hello", "hello"])
+        }
+    }
+
+    @Test func aContainerDecoratorAddedLaterRunsOnPublishedHits() {
+        isolated {
+            let container = Container()
+            let factory = Factory<Greeting>(container, key: "publishedContainerDecorator") { Greeter() }
+            for _ in 0..<3 { _ = factory.singleton() }
+            let seen = LogRecorder()
+            container.decorator { _ in seen.record("decorated") }
+            _ = factory.singleton()
+            #expect(seen.lines == ["decorated"])
+        }
+    }
+
+    @Test func aScopeChangeEndsPublishedHits() {
+        isolated {
+            let census = Census()
+            let container = Container()
+            let factory = Factory<Tracked>(container, key: "publishedScopeChange") { Tracked(census) }
+            for _ in 0..<3 { _ = factory.singleton() }
+            let unique = factory.unique
+            #expect(unique() !== unique())
+        }
+    }
+
+    @Test func aBoundSingletonScopeIsNotAnsweredFromAnotherOnesPublishedHit() {
+        let census = Census()
+        let container = Container()
+        let factory = Factory<Tracked>(container, key: "publishedTwoScopes") { Tracked(census) }
+        let outer = Scope.Singleton()
+        let inner = Scope.Singleton()
+        let fromOuter = Scope.$singleton.withValue(outer) { (0..<3).map { _ in factory.singleton() } }
+        let fromInner = Scope.$singleton.withValue(inner) { (0..<3).map { _ in factory.singleton() } }
+        #expect(Set(fromOuter.map(ObjectIdentifier.init)).count == 1)
+        #expect(Set(fromInner.map(ObjectIdentifier.init)).count == 1)
+        #expect(fromOuter[0] !== fromInner[0])
+        #expect(Scope.$singleton.withValue(outer) { factory.singleton() } === fromOuter[0])
+    }
+
+    @Test func twoDefinitionsSharingAKeyNeverShareAPublishedHit() {
+        isolated {
+            let census = Census()
+            let container = Container()
+            // Same container, name and type; different definition sites (lines).
+            let first = Factory<Tracked>(container, key: "publishedSameKey") { Tracked(census) }
+            let second = Factory<Tracked>(container, key: "publishedSameKey") { Tracked(census) }
+            let a = (0..<3).map { _ in first.singleton() }
+            let b = (0..<3).map { _ in second.singleton() }
+            #expect(a[0] === a[2])
+            #expect(b[0] === b[2])
+            #expect(a[0] !== b[0])
+        }
+    }
+
+    @Test func tracesAndGraphsStillSeePublishedHits() {
+        isolated {
+            let container = Container()
+            let factory = Factory<Greeting>(container, key: "publishedTraced") { Greeter() }
+            for _ in 0..<3 { _ = factory.singleton() }
+            let graph = DependencyGraph.record { _ = factory.singleton() }
+            // Recordings are process-wide; other tests may resolve meanwhile.
+            let labels = graph.nodes.filter { $0.factory == "publishedTraced" }.map(\.label)
+            #expect(labels == ["Container.publishedTraced: Greeting [singleton]"])
+        }
+    }
+
+    @Test func stressReadingPublishedHitsWhileResetting() {
+        // Readers take published values while other threads reset the scope, re-register and
+        // change the decorator. A value must never be used after its release (ThreadSanitizer and
+        // the census check that), and once everything settles none may be left alive.
+        let census = Census()
+        isolated {
+            let singleton = Scope.singleton
+            let container = Container()
+            let factory = Factory<Tracked>(container, key: "publishedStress") { Tracked(census) }
+            runConcurrently(6) { index in
+                Scope.$singleton.withValue(singleton) {
+                    for round in 0..<2_000 {
+                        switch (index, round % 50) {
+                        case (0, 0): singleton.reset()
+                        case (1, 0): factory.register { Tracked(census) }
+                        case (2, 0): _ = factory.decorator { #expect($0.number > 0) }
+                        case (3, 0): factory.reset(.scope)
+                        default:
+                            let value = factory.singleton()
+                            #expect(value.number > 0)
+                        }
+                    }
+                }
+            }
+            singleton.reset()
+            factory.reset()
+        }
+        #expect(census.alive == 0)
+    }
+}
