@@ -56,13 +56,13 @@ public nonisolated struct Factory<T>: FactoryModifying {
     ///
     /// Uses, in order, a context override that applies, a registration, or the definition's
     /// closure, and honours the factory's scope and decorators.
-    @inlinable
+    @inlinable @inline(__always)
     public func callAsFunction() -> T {
         registration.resolve(())
     }
 
     /// Resolves the dependency; the same as calling the factory.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve() -> T {
         registration.resolve(())
     }
@@ -83,7 +83,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
 
     /// Registers a closure: `Container.shared.service { MockService() }` is
     /// `Container.shared.service.register { MockService() }`.
-    @inlinable
+    @inlinable @inline(__always)
     public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
         register(factory: factory)
     }

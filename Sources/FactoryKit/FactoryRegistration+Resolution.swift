@@ -62,10 +62,40 @@ extension FactoryRegistration {
     ///
     /// No lock is held while user code runs. Scoped values are created once: concurrent first
     /// resolutions wait for the one creating it.
-    @inlinable
+    ///
+    /// The part that can answer without a lock, a published hit, is inlined into the caller.
+    @inlinable @inline(__always)
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let plan = makePlan(parameter, manager: container.manager)
+        let manager = container.manager
+        let record = manager.recordWithoutLock(for: key)
+        if let record {
+            if record._withUnsafeGuaranteedRef(\.isPublishedPlain) { return createPlain(parameter) }
+            if let value = publishedHit(in: record) { return value }
+        }
+        return resolve(parameter, manager: manager, record: record)
+    }
+
+    /// Runs the definition's closure inside a frame of the current resolution chain: the whole
+    /// of a resolution for a factory without options.
+    @inlinable @inline(__always)
+    func createPlain(_ parameter: P) -> T {
+        let chain = ResolutionChain.currentUnretained
+        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
+        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
+        return factory(parameter)
+    }
+
+    /// The value published for lock-free hits in `record`, if any (see `FactoryRecord.publishedHit`).
+    @inlinable @inline(__always)
+    func publishedHit(in record: Unmanaged<FactoryRecord>) -> T? {
+        record._withUnsafeGuaranteedRef { $0.publishedHit(site: site, as: T.self) }
+    }
+
+    /// `resolve` past the published hit, with the record found without the lock if there was one.
+    @inlinable
+    func resolve(_ parameter: P, manager: ContainerManager, record: Unmanaged<FactoryRecord>?) -> T {
+        let plan = makePlan(parameter, manager: manager, record: record)
         // A hit with nothing to decorate: the plan's last use, so its value moves out uncopied.
         if plan.kind == .hit, plan.options == nil { return plan.hit.unsafelyUnwrapped }
         let (value, tag) = produce(plan, parameter)
@@ -77,7 +107,8 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let plan = makePlan(parameter, manager: container.manager, observed: true)
+        let manager = container.manager
+        let plan = makePlan(parameter, manager: manager, record: manager.recordWithoutLock(for: key), observed: true)
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack.
@@ -104,18 +135,15 @@ extension FactoryRegistration {
         container.manager.state.withLock { _ in record.decorator }
     }
 
+    /// Makes the plan under the lock. `record` is the factory's record if it was found without the
+    /// lock, which saves a lookup under it.
     @inlinable @inline(__always)
-    func makePlan(_ parameter: P, manager: ContainerManager, observed: Bool = false) -> ResolutionPlan<T> {
-        if let record = manager.recordWithoutLock(for: key) {
+    func makePlan(
+        _ parameter: P, manager: ContainerManager, record: Unmanaged<FactoryRecord>?, observed: Bool = false
+    ) -> ResolutionPlan<T> {
+        if let record {
             return record._withUnsafeGuaranteedRef { record in
-                // A published hit needs no lock; the trace and graph recordings see every hit.
-                if !observed, let value = record.publishedHit(site: site, as: T.self) {
-                    return ResolutionPlan(record: record, kind: .hit, options: nil, hit: value)
-                }
-                // The record found without the lock saves a lookup under it.
-                return manager.withLockedState(record) { record, state in
-                    plan(record, state, parameter, observed: observed)
-                }
+                manager.withLockedState(record) { record, state in plan(record, state, parameter, observed: observed) }
             }
         }
         return manager.withState(of: container) { state in
@@ -131,6 +159,8 @@ extension FactoryRegistration {
         // Borrowed: the record holds its options while the lock is held, and a hit without a
         // decorator does not keep them.
         guard let options = record.currentResolutionUnretained(in: state) else {
+            // Later resolutions may run the closure without the lock.
+            record.publishPlain()
             return ResolutionPlan(record: record, kind: .run, options: nil)
         }
         return options._withUnsafeGuaranteedRef { options in plan(record, options, parameter, observed: observed) }

@@ -30,13 +30,13 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     }
 
     /// Resolves the dependency for `parameters`.
-    @inlinable
+    @inlinable @inline(__always)
     public func callAsFunction(_ parameters: P) -> T {
         registration.resolve(parameters)
     }
 
     /// Resolves the dependency for `parameters`; the same as calling the factory.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolve(_ parameters: P) -> T {
         registration.resolve(parameters)
     }
@@ -50,7 +50,7 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     }
 
     /// Registers a closure: `Container.shared.profile { id in MockProfile(id) }`.
-    @inlinable
+    @inlinable @inline(__always)
     public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) {
         register(factory: factory)
     }

@@ -41,9 +41,10 @@ private final class Tracked: @unchecked Sendable {
     deinit { census.died() }
 }
 
-/// A plain singleton hit is published after the first hit under the lock, and later resolutions
-/// read it without the lock (off Apple platforms). Every write that could change the answer must
-/// still be seen, and a value the scope lets go must be released, however many readers race it.
+/// What a resolution may do without the lock is published by the resolution before it (off Apple
+/// platforms): run the closure of a factory without options, or return a plain singleton hit.
+/// Every write that could change the answer must still be seen, and a value the scope lets go
+/// must be released, however many readers race it.
 @Suite
 struct PublishedHitTests {
     /// Runs `body` with a singleton scope of its own, so no other test's resets interfere.
@@ -157,6 +158,52 @@ struct PublishedHitTests {
             let labels = graph.nodes.filter { $0.factory == "publishedTraced" }.map(\.label)
             #expect(labels == ["Container.publishedTraced: Greeting [singleton]"])
         }
+    }
+
+    @Test func aFactoryWithoutOptionsSeesEveryLaterWriteOfItsOwn() {
+        let container = Container()
+        let factory = Factory<Greeting>(container, key: "plainLater") { Greeter() }
+        // The first resolution publishes that the factory has no options; the others use that.
+        for _ in 0..<3 { #expect(factory().text == "hello") }
+        factory.register { MockGreeter() }
+        #expect(factory().text == "mock")
+        factory.reset(.registration)
+        for _ in 0..<3 { #expect(factory().text == "hello") }
+        FactoryContext.setArg("plain-later", forKey: "plain-later")
+        defer { FactoryContext.removeArg(forKey: "plain-later") }
+        factory.onArg("plain-later") { MockGreeter("arg") }
+        #expect(factory().text == "arg")
+        factory.reset(.context)
+        for _ in 0..<3 { #expect(factory().text == "hello") }
+        let seen = LogRecorder()
+        _ = factory.decorator { seen.record($0.text) }
+        _ = factory()
+        #expect(seen.lines == ["hello"])
+        _ = factory.cached
+        #expect(factory() === factory())
+    }
+
+    @Test func aFactoryWithoutOptionsSeesContainerWideChanges() {
+        let census = Census()
+        let container = Container()
+        let factory = Factory<Tracked>(container, key: "plainContainerWide") { Tracked(census) }
+        for _ in 0..<3 { _ = factory() }
+        container.manager.defaultScope = .cached
+        #expect(factory() === factory())
+        container.manager.defaultScope = nil
+        #expect(factory() !== factory())
+        let seen = LogRecorder()
+        container.decorator { _ in seen.record("decorated") }
+        _ = factory()
+        #expect(seen.lines == ["decorated"])
+        container.decorator(nil)
+        for _ in 0..<3 { _ = factory() }
+        container.manager.push()
+        _ = factory.register { Tracked(census) }.cached
+        #expect(factory() === factory())
+        container.manager.pop()
+        #expect(factory() !== factory())
+        #expect(seen.lines == ["decorated"])
     }
 
     @Test func stressReadingPublishedHitsWhileResetting() {

@@ -69,16 +69,25 @@ final class FactoryRecord {
     }
 
     #if !canImport(Darwin)
-        /// The singleton entry, retained, whose published box a resolution may return without the
-        /// lock; zero otherwise. Published under the manager's lock by a resolution that found a
-        /// plain singleton hit (no decorator, no slot per parameter, no time to live), and
-        /// withdrawn by every write that could change that answer: an option, the manager's
-        /// default scope or decorator, or the remembered entry.
-        @usableFromInline let publishedEntry = Atomic<UInt>(0)
+        /// What a resolution may do without the lock, as published under it by the last resolution
+        /// that took it; withdrawn by every write that could change the answer (an option, the
+        /// manager's default scope or decorator, the remembered singleton entry):
+        ///
+        /// - `0`: nothing; take the lock.
+        /// - ``publishedPlain``: the factory has no options at all (no registration, override,
+        ///   scope or decorator); run the definition's closure.
+        /// - otherwise the address of a singleton entry, retained, that held a plain hit (no
+        ///   decorator, no slot per parameter, no time to live); return its published box.
+        @usableFromInline let published = Atomic<UInt>(0)
+
+        /// The `published` word of a factory without options. Objects are aligned, so no entry's
+        /// address is 1.
+        @inlinable static var publishedPlain: UInt { 1 }
 
         // Records die with their manager, and readers hold the manager, so none is left.
         deinit {
-            if let entry = UnsafeRawPointer(bitPattern: publishedEntry.load(ordering: .acquiring)) {
+            let word = published.load(ordering: .acquiring)
+            if word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) {
                 Unmanaged<SingletonEntry>.fromOpaque(entry).release()
             }
         }
@@ -89,6 +98,17 @@ final class FactoryRecord {
         self.key = key
     }
 
+    /// Whether the factory has no options, as published: a resolution runs the definition's
+    /// closure without taking the lock. Needs `Diagnostics.isObserving` to be false.
+    @inlinable @inline(__always)
+    var isPublishedPlain: Bool {
+        #if canImport(Darwin)
+            return false
+        #else
+            return published.load(ordering: .relaxed) == FactoryRecord.publishedPlain
+        #endif
+    }
+
     /// The value a resolution of the factory defined at `site` may return without the lock, if
     /// one is published: the entry's box, read in a `LockFreeReads` section. `nil` means take the
     /// lock. Needs `Diagnostics.isObserving` to be false: a hit returned here is not traced.
@@ -97,13 +117,15 @@ final class FactoryRecord {
         #if canImport(Darwin)
             return nil
         #else
-            // Most records publish nothing; they skip the section.
-            guard publishedEntry.load(ordering: .relaxed) != 0, let section = LockFreeReads.enter() else {
+            // Most records publish no entry; they skip the section.
+            guard published.load(ordering: .relaxed) > FactoryRecord.publishedPlain,
+                let section = LockFreeReads.enter()
+            else { return nil }
+            defer { LockFreeReads.leave(section) }
+            let word = published.load(ordering: .acquiring)
+            guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {
                 return nil
             }
-            defer { LockFreeReads.leave(section) }
-            let word = publishedEntry.load(ordering: .acquiring)
-            guard let entry = UnsafeRawPointer(bitPattern: word) else { return nil }
             return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 guard entry.key.site == site,
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .acquiring))
@@ -114,33 +136,44 @@ final class FactoryRecord {
         #endif
     }
 
+    /// Publishes that the factory has no options. Under the manager's lock, after `resolution`
+    /// was found `nil`.
+    @inlinable @inline(__always)
+    func publishPlain() {
+        #if !canImport(Darwin)
+            if published.load(ordering: .relaxed) != FactoryRecord.publishedPlain {
+                replacePublished(with: FactoryRecord.publishedPlain)
+            }
+        #endif
+    }
+
     /// Publishes `entry`, whose box a resolution just returned as a plain hit, for lock-free
     /// hits. Under the manager's lock.
     @inlinable
     func publishHit(_ entry: SingletonEntry) {
         #if !canImport(Darwin)
             let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-            guard publishedEntry.load(ordering: .relaxed) != address else { return }
-            replacePublishedEntry(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
+            guard published.load(ordering: .relaxed) != address else { return }
+            replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
         #endif
     }
 
-    /// Withdraws the published hit, if any. Under the manager's lock.
+    /// Withdraws what was published, if anything. Under the manager's lock.
     @inlinable @inline(__always)
     func withdrawPublishedHit() {
         #if !canImport(Darwin)
-            if publishedEntry.load(ordering: .relaxed) != 0 { replacePublishedEntry(with: 0) }
+            if published.load(ordering: .relaxed) != 0 { replacePublished(with: 0) }
         #endif
     }
 
     #if !canImport(Darwin)
-        /// Stores `word` as the published entry and retires the previous one. Retiring waits for
-        /// lock-free readers, which never wait themselves, so it may run under the lock; the
-        /// entry it releases is normally still held by its singleton or by the record.
+        /// Stores `word` as what is published and retires the entry published before, if any.
+        /// Retiring waits for lock-free readers, which never wait themselves, so it may run under
+        /// the lock; the entry it releases is normally still held by its singleton or the record.
         @usableFromInline
-        func replacePublishedEntry(with word: UInt) {
-            let previous = publishedEntry.exchange(word, ordering: .acquiringAndReleasing)
-            if let entry = UnsafeRawPointer(bitPattern: previous) {
+        func replacePublished(with word: UInt) {
+            let previous = published.exchange(word, ordering: .acquiringAndReleasing)
+            if previous != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: previous) {
                 LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry)])
             }
         }

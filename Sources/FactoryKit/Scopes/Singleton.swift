@@ -239,7 +239,7 @@ final class SingletonEntry {
 
     #if !canImport(Darwin)
         /// The parameterless slot's `ValueBox`, retained, once a plain hit found it there; zero
-        /// otherwise. What resolutions read without a lock, through `FactoryRecord.publishedEntry`.
+        /// otherwise. What resolutions read without a lock, through `FactoryRecord.published`.
         /// Written under the singleton's lock, and withdrawn before the slot can lose the box (a
         /// reset, a removal, an expiry).
         @usableFromInline let publishedBox = Atomic<UInt>(0)
