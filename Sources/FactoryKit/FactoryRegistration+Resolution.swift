@@ -70,8 +70,9 @@ extension FactoryRegistration {
         let manager = container.manager
         let record = manager.recordWithoutLock(for: key)
         if let record {
-            if record._withUnsafeGuaranteedRef(\.isPublishedPlain) { return createPlain(parameter) }
-            if let value = publishedHit(in: record) { return value }
+            let published = record._withUnsafeGuaranteedRef(\.publishedWord)
+            if published == FactoryRecord.publishedPlain { return createPlain(parameter) }
+            if published > FactoryRecord.publishedPlain, let value = publishedHit(in: record) { return value }
         }
         return resolve(parameter, manager: manager, record: record)
     }

@@ -98,29 +98,27 @@ final class FactoryRecord {
         self.key = key
     }
 
-    /// Whether the factory has no options, as published: a resolution runs the definition's
-    /// closure without taking the lock. Needs `Diagnostics.isObserving` to be false.
+    /// What is published, read without ordering: compare it with `publishedPlain` to run the
+    /// closure, and call `publishedHit` when it is larger. Zero on Apple platforms.
     @inlinable @inline(__always)
-    var isPublishedPlain: Bool {
+    var publishedWord: UInt {
         #if canImport(Darwin)
-            return false
+            return 0
         #else
-            return published.load(ordering: .relaxed) == FactoryRecord.publishedPlain
+            return published.load(ordering: .relaxed)
         #endif
     }
 
-    /// The value a resolution of the factory defined at `site` may return without the lock, if
-    /// one is published: the entry's box, read in a `LockFreeReads` section. `nil` means take the
-    /// lock. Needs `Diagnostics.isObserving` to be false: a hit returned here is not traced.
+    /// The value a resolution of the factory defined at `site` may return without the lock, if a
+    /// singleton entry is published: the entry's box, read in a `LockFreeReads` section. `nil`
+    /// means take the lock. Needs `Diagnostics.isObserving` to be false: a hit returned here is
+    /// not traced.
     @inlinable @inline(__always)
     func publishedHit<T>(site: DefinitionSite, as type: T.Type) -> T? {
         #if canImport(Darwin)
             return nil
         #else
-            // Most records publish no entry; they skip the section.
-            guard published.load(ordering: .relaxed) > FactoryRecord.publishedPlain,
-                let section = LockFreeReads.enter()
-            else { return nil }
+            guard let section = LockFreeReads.enter() else { return nil }
             defer { LockFreeReads.leave(section) }
             let word = published.load(ordering: .acquiring)
             guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {

@@ -20,11 +20,11 @@ extension Scope {
         public override init() {
             storage = Locked([:])
             super.init(kind: .singleton)
-            Singleton.population.add(1)
+            Singleton.populationChanged(by: 1)
         }
 
         deinit {
-            Singleton.population.add(-1)
+            Singleton.populationChanged(by: -1)
         }
 
         /// The default value of `Scope.singleton`: the process's singletons unless a task binds
@@ -33,15 +33,37 @@ extension Scope {
             let main = Singleton()
             #if !canImport(Darwin)
                 mainAddress.store(UInt(bitPattern: ObjectIdentifier(main)), ordering: .releasing)
+                populationChanged(by: 0)
             #endif
             return main
         }()
 
         #if !canImport(Darwin)
-            /// `main`'s address once it exists, zero before; statically stored, so reading it needs
-            /// neither a lazy-initialization check nor a reference count.
-            @usableFromInline static let mainAddress = Atomic<UInt>(0)
+            /// `main`'s address once it exists, zero before.
+            static let mainAddress = Atomic<UInt>(0)
+
+            /// `main`'s address while it exists and is the only instance alive, zero otherwise: the
+            /// one word `currentAddressIfMain` reads. Statically stored, so reading it needs neither
+            /// a lazy-initialization check nor a reference count.
+            @usableFromInline static let mainAddressWhileAlone = Atomic<UInt>(0)
+
+            /// Serializes updates of `population` with `mainAddressWhileAlone`, so that the word
+            /// never names `main` while another instance is alive.
+            static let populationLock = Mutex<Void>(())
         #endif
+
+        /// Counts an instance created (`1`) or gone (`-1`), or `main`'s creation (`0`).
+        static func populationChanged(by delta: Int) {
+            #if canImport(Darwin)
+                population.add(delta)
+            #else
+                populationLock.withLock { _ in
+                    population.add(delta)
+                    let alone = population.value == 1 ? mainAddress.load(ordering: .acquiring) : 0
+                    mainAddressWhileAlone.store(alone, ordering: .releasing)
+                }
+            #endif
+        }
 
         /// The address of the instance `current` returns, when that is `main` and `main` exists:
         /// what the `.singleton` modifier compares with the factory's scope, without retaining
@@ -51,8 +73,8 @@ extension Scope {
             #if canImport(Darwin)
                 return nil
             #else
-                let address = mainAddress.load(ordering: .acquiring)
-                return address != 0 && population.value == 1 ? address : nil
+                let address = mainAddressWhileAlone.load(ordering: .acquiring)
+                return address != 0 ? address : nil
             #endif
         }
 
