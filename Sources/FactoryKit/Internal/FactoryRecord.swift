@@ -120,13 +120,13 @@ final class FactoryRecord {
         #else
             guard let section = LockFreeReads.enter() else { return nil }
             defer { LockFreeReads.leave(section) }
-            let word = published.load(ordering: .acquiring)
+            let word = published.load(ordering: .sequentiallyConsistent)
             guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {
                 return nil
             }
             return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
                 guard entry.key.site == site,
-                    let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .acquiring))
+                    let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
                 // The record's key names the result type, so the box holds a `T`.
                 return Unmanaged<ValueBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
@@ -170,7 +170,7 @@ final class FactoryRecord {
         /// the lock; the entry it releases is normally still held by its singleton or the record.
         @usableFromInline
         func replacePublished(with word: UInt) {
-            let previous = published.exchange(word, ordering: .acquiringAndReleasing)
+            let previous = published.exchange(word, ordering: .sequentiallyConsistent)
             if previous != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: previous) {
                 LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry)])
             }

@@ -16,52 +16,110 @@
     /// lock. A section runs a few dozen instructions and no user code, so a writer waits at most
     /// that long for each reader, however many readers keep arriving.
     ///
-    /// Sections are counted in one word, by generation, so that new readers cannot keep a writer
-    /// waiting: bit 0 is the current generation; bits 1 to 31 count readers that entered in
-    /// generation 0, bits 32 to 62 those of generation 1. A writer flips the generation, then
-    /// waits for the previous generation's count to reach zero. A reader that enters after the
-    /// flip loads addresses stored after the withdrawal, so it cannot hold the withdrawn object.
+    /// Sections are counted by generation, so that new readers cannot keep a writer waiting: a
+    /// writer flips the generation, then waits until no reader of the previous generation is
+    /// left. A reader that entered after the flip loads addresses stored after the withdrawal, so
+    /// it cannot hold the withdrawn object; one that saw the generation change while entering
+    /// leaves at once and takes the lock instead.
+    ///
+    /// The counts are spread over stripes, one cache line each, picked by the reader's stack
+    /// address: threads mostly count on lines of their own, so readers on different cores do not
+    /// pass one line back and forth. Each stripe counts generation 0 in its low 32 bits and
+    /// generation 1 in its high 32 bits. The generation has a line of its own, which only writers
+    /// write.
     ///
     /// On Apple platforms `Atomic` needs macOS 15 / iOS 18, newer than FactoryKit requires, so
     /// there nothing is published and every resolution takes the lock.
     @usableFromInline
     enum LockFreeReads {
-        /// The generation bit and the two counts. Statically stored, so reading it needs no
-        /// lazy-initialization check.
-        @usableFromInline static let sections = Atomic<Int>(0)
+        /// The address of the generation and the stripes once allocated, zero before. Statically
+        /// stored, so reading it needs no lazy-initialization check.
+        @usableFromInline static let countersAddress = Atomic<UInt>(0)
         /// Serializes writers: a writer may only flip the generation once the previous writer's
         /// readers have left.
         static let writers = Mutex<Void>(())
 
-        static let generationZeroReaders = 0x0000_0000_FFFF_FFFE
-        static let generationOneReaders = 0x7FFF_FFFF_0000_0000
+        /// Words per cache line, the distance between two counters.
+        @inlinable static var lineWords: Int { 8 }
+        @inlinable static var stripeCount: Int { 16 }
+
+        /// A reader's place while in a section: its stripe and what it added there.
+        @usableFromInline
+        struct Section {
+            @usableFromInline let counter: UnsafeMutablePointer<Atomic<Int>>
+            @usableFromInline let increment: Int
+
+            @inlinable
+            init(counter: UnsafeMutablePointer<Atomic<Int>>, increment: Int) {
+                self.counter = counter
+                self.increment = increment
+            }
+        }
+
+        /// The generation, followed by the stripes.
+        @inlinable @inline(__always)
+        static var counters: UnsafeMutablePointer<Atomic<Int>> {
+            let address = countersAddress.load(ordering: .acquiring)
+            let counters = UnsafeMutablePointer<Atomic<Int>>(bitPattern: address)
+            return counters ?? allocateCounters()
+        }
+
+        /// The stripe of the calling thread: threads' stacks lie megabytes apart.
+        @inlinable @inline(__always)
+        static func stripe() -> Int {
+            var marker: UInt8 = 0
+            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            return Int(truncatingIfNeeded: ((address &>> 20) &* 0x9E37_79B9_7F4A_7C15) &>> 60)
+        }
 
         /// Enters a read section; `nil` when a writer flipped the generation at that instant (read
         /// with the lock instead). Pass the result to ``leave(_:)``.
         @inlinable @inline(__always)
-        static func enter() -> Int? {
-            let generation = sections.load(ordering: .relaxed) & 1
-            let increment = generation == 0 ? 2 : 1 << 32
-            let before = sections.wrappingAdd(increment, ordering: .acquiringAndReleasing).oldValue
-            guard before & 1 == generation else {
-                sections.wrappingSubtract(increment, ordering: .releasing)
+        static func enter() -> Section? {
+            let counters = self.counters
+            let generation = counters[0].load(ordering: .sequentiallyConsistent)
+            let section = Section(
+                counter: counters + lineWords &* (1 &+ stripe()), increment: generation == 0 ? 1 : 1 &<< 32)
+            section.counter[0].wrappingAdd(section.increment, ordering: .sequentiallyConsistent)
+            guard counters[0].load(ordering: .sequentiallyConsistent) == generation else {
+                leave(section)
                 return nil
             }
-            return increment
+            return section
         }
 
-        /// Leaves the section `enter` returned `section` for.
+        /// Leaves the section `enter` returned.
         @inlinable @inline(__always)
-        static func leave(_ section: Int) {
-            sections.wrappingSubtract(section, ordering: .releasing)
+        static func leave(_ section: Section) {
+            section.counter[0].wrappingSubtract(section.increment, ordering: .releasing)
+        }
+
+        /// Allocates the generation and the stripes, all zero, once.
+        @usableFromInline
+        static func allocateCounters() -> UnsafeMutablePointer<Atomic<Int>> {
+            let count = lineWords * (1 + stripeCount)
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Int>.stride, alignment: 64)
+            let counters = raw.bindMemory(to: Atomic<Int>.self, capacity: count)
+            for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
+            let address = UInt(bitPattern: counters)
+            let (exchanged, original) = countersAddress.compareExchange(
+                expected: 0, desired: address, ordering: .acquiringAndReleasing)
+            if exchanged { return counters }
+            raw.deallocate()  // another thread won; nobody saw ours
+            return UnsafeMutablePointer(bitPattern: original).unsafelyUnwrapped
         }
 
         /// Returns once every reader that entered before the call has left.
         static func synchronize() {
+            let counters = self.counters
             writers.withLock { _ in
-                let before = sections.bitwiseXor(1, ordering: .acquiringAndReleasing).oldValue
-                let previous = before & 1 == 0 ? generationZeroReaders : generationOneReaders
-                while sections.load(ordering: .acquiring) & previous != 0 { sched_yield() }
+                let previous = counters[0].load(ordering: .sequentiallyConsistent)
+                counters[0].store(previous ^ 1, ordering: .sequentiallyConsistent)
+                let mask = previous == 0 ? 0xFFFF_FFFF : ~0xFFFF_FFFF
+                for stripe in 1...stripeCount {
+                    let counter = counters + lineWords * stripe
+                    while counter[0].load(ordering: .sequentiallyConsistent) & mask != 0 { sched_yield() }
+                }
             }
         }
 

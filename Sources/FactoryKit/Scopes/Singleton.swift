@@ -295,7 +295,7 @@ final class SingletonEntry {
     @usableFromInline
     func withdraw(into withdrawn: inout [Unmanaged<AnyObject>]) {
         #if !canImport(Darwin)
-            let word = publishedBox.exchange(0, ordering: .acquiringAndReleasing)
+            let word = publishedBox.exchange(0, ordering: .sequentiallyConsistent)
             if let box = UnsafeRawPointer(bitPattern: word) { withdrawn.append(.fromOpaque(box)) }
         #endif
     }
