@@ -12,7 +12,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 prepareScenarios()
 
 func scenario(_ id: String) -> Scenario? {
-    scenarios.first { $0.id == id }
+    // S5's floor row is only run on its own, by `run S5 kit COUNT`.
+    scenarios.first { $0.id == id } ?? (id == sharedReadFloor.id ? sharedReadFloor : nil)
 }
 
 func fail(_ message: String) -> Never {
@@ -49,7 +50,10 @@ if arguments.contains("--instructions") {
     }
     let count = 2_000
     var rows: [Row] = []
+    var sharedRead: InstructionCount?
     do {
+        // What `Container.shared` alone costs, handed to the same sink: the floor under S2.
+        if !json { sharedRead = try InstructionCounts.measure(sharedReadFloor, side: "kit", count: count) }
         for scenario in scenarios {
             let hand = try InstructionCounts.measure(scenario, side: "hand", count: count)
             let kit = try InstructionCounts.measure(scenario, side: "kit", count: count)
@@ -74,6 +78,12 @@ if arguments.contains("--instructions") {
                         format: "%6d   %10d   %5.2fx   %.1f / %.1f",
                         row.hand.instructions, row.factoryKit.instructions, row.ratio,
                         row.hand.allocations, row.factoryKit.allocations))
+        }
+        if let sharedRead, let singleton = rows.first(where: { $0.id == "S2" }) {
+            let ratio = Double(sharedRead.instructions) / Double(max(singleton.hand.instructions, 1))
+            print(
+                "Floor under S2: reading Container.shared alone, into the same sink, costs "
+                    + "\(sharedRead.instructions) (\(String(format: "%.2f", ratio))x S2's hand-written side).")
         }
     }
     if let index = arguments.firstIndex(of: "--check"), index + 1 < arguments.count {
