@@ -63,7 +63,8 @@ extension FactoryRegistration {
     /// No lock is held while user code runs. Scoped values are created once: concurrent first
     /// resolutions wait for the one creating it.
     ///
-    /// The part that can answer without a lock, a published hit, is inlined into the caller.
+    /// The part that answers without the lock from what the record published (a factory without
+    /// options, or a singleton hit) is inlined into the caller; the rest is one call.
     @inlinable @inline(__always)
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }

@@ -80,10 +80,6 @@ final class FactoryRecord {
         ///   decorator, no slot per parameter, no time to live); return its published box.
         @usableFromInline let published = Atomic<UInt>(0)
 
-        /// The `published` word of a factory without options. Objects are aligned, so no entry's
-        /// address is 1.
-        @inlinable static var publishedPlain: UInt { 1 }
-
         // Records die with their manager, and readers hold the manager, so none is left.
         deinit {
             let word = published.load(ordering: .acquiring)
@@ -92,6 +88,10 @@ final class FactoryRecord {
             }
         }
     #endif
+
+    /// The published word of a factory without options. Objects are aligned, so no entry's
+    /// address is 1.
+    @inlinable static var publishedPlain: UInt { 1 }
 
     @usableFromInline
     init(key: FactoryKey) {
