@@ -20,9 +20,18 @@ struct AsyncResolutionPlan: @unchecked Sendable {
 
 extension AsyncFactoryRegistration {
     /// Resolves the factory asynchronously; see ``AsyncFactory``.
-    @usableFromInline
+    ///
+    /// Inlinable, so that a hit is read in the caller's own code, specialized for the value type:
+    /// it allocates no frame of its own and instantiates no generic type at run time.
+    @inlinable
     func resolve(_ parameter: P) async throws -> T {
         if !Diagnostics.isObserving, let value = plainHit() { return value }
+        return try await resolveWithoutHit(parameter)
+    }
+
+    /// `resolve` past the hit: the whole resolution.
+    @usableFromInline
+    func resolveWithoutHit(_ parameter: P) async throws -> T {
         let stack = AsyncResolution.stack
         var frame = AsyncFrame(
             container: ObjectIdentifier(container), key: key,
@@ -105,7 +114,7 @@ extension AsyncFactoryRegistration {
     /// The value a scope holds strongly for a factory with nothing to decorate, check or trace,
     /// read under the locks alone. A hit runs no code, so it needs neither the task's resolution
     /// stack (a task-local read) nor a frame; anything else returns `nil` for the full path.
-    @usableFromInline
+    @inlinable
     func plainHit() -> T? {
         guard let box = AsyncPlainHit.box(container: container, key: key, site: site) else { return nil }
         return unsafeDowncast(box, to: ValueBox<T>.self).value
@@ -216,7 +225,15 @@ enum AsyncPlainHit {
     /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
-        container.manager.withState(of: container) { state -> AnyObject? in
+        let manager = container.manager
+        // A singleton hit published by an earlier resolution needs no lock.
+        if let record = manager.recordWithoutLock(for: key),
+            record._withUnsafeGuaranteedRef({ $0.publishedWord > FactoryRecord.publishedPlain }),
+            let box = record._withUnsafeGuaranteedRef({ $0.publishedBox(site: site) })
+        {
+            return box
+        }
+        return manager.withState(of: container) { state -> AnyObject? in
             guard state.decorator == nil else { return nil }
             return state.withRecord(for: key) { record, _ -> AnyObject? in
                 guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
@@ -227,8 +244,12 @@ enum AsyncPlainHit {
                     return record.cacheScope == ObjectIdentifier(scope) ? record.cache.strongValue : nil
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
-                    guard let memo = record.singletonEntry else { return nil }
-                    return unsafeDowncast(scope, to: Scope.Singleton.self).plainHitBox(memo, site: site)
+                    guard let memo = record.singletonEntry,
+                        let box = unsafeDowncast(scope, to: Scope.Singleton.self).plainHitBox(memo, site: site)
+                    else { return nil }
+                    // Nothing to decorate or check: later hits may skip the locks.
+                    record.publishHit(memo)
+                    return box
                 case .unique, .graph, .taskBound:
                     return nil
                 }

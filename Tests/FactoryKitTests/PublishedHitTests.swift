@@ -206,6 +206,36 @@ struct PublishedHitTests {
         #expect(seen.lines == ["decorated"])
     }
 
+    @Test func asyncSingletonHitsSeeResetsRegistrationsAndDecorators() async throws {
+        let census = Census()
+        let singleton = Scope.Singleton()
+        try await Scope.$singleton.withValue(singleton) {
+            let container = Container()
+            let factory = AsyncFactory<Tracked>(container, key: "publishedAsync") { Tracked(census) }.singleton
+            do {
+                let first = try await factory()
+                // The second resolution publishes the hit; the third reads it without the lock.
+                #expect(try await factory() === first)
+                #expect(try await factory() === first)
+            }
+            singleton.reset()
+            #expect(census.alive == 0, "the published hit kept a reset singleton alive")
+            let second = try await factory()
+            #expect(second.number == 2)
+            #expect(try await factory() === second)
+            _ = factory.register { Tracked(census) }
+            let registered = try await factory()
+            #expect(registered.number == 3)
+            #expect(try await factory() === registered)
+            let seen = LogRecorder()
+            _ = factory.decorator { seen.record("\($0.number)") }
+            _ = try await factory()
+            #expect(seen.lines == ["3"])
+        }
+        singleton.reset()
+        #expect(census.alive == 0)
+    }
+
     @Test func stressReadingPublishedHitsWhileResetting() {
         // Readers take published values while other threads reset the scope, re-register and
         // change the decorator. A value must never be used after its release (ThreadSanitizer and

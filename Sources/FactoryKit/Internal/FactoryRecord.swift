@@ -115,6 +115,20 @@ final class FactoryRecord {
     /// not traced.
     @inlinable @inline(__always)
     func publishedHit<T>(site: DefinitionSite, as type: T.Type) -> T? {
+        // The record's key names the result type, so the box holds a `T`.
+        withPublishedBox(site: site) { Unmanaged<ValueBox<T>>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.value } }
+    }
+
+    /// `publishedHit`, returning the value's box; for code not specialized for the value's type.
+    @usableFromInline
+    func publishedBox(site: DefinitionSite) -> AnyObject? {
+        withPublishedBox(site: site) { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Runs `read` on the published singleton entry's box, inside a `LockFreeReads` section, if
+    /// there is one for the factory defined at `site`. `read` must copy out what it keeps.
+    @inlinable @inline(__always)
+    func withPublishedBox<Result>(site: DefinitionSite, _ read: (UnsafeRawPointer) -> Result) -> Result? {
         #if canImport(Darwin)
             return nil
         #else
@@ -128,8 +142,7 @@ final class FactoryRecord {
                 guard entry.key.site == site,
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
-                // The record's key names the result type, so the box holds a `T`.
-                return Unmanaged<ValueBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+                return read(box)
             }
         #endif
     }

@@ -170,7 +170,11 @@ extension Scope {
         /// `plainHit`, returning the value's box; for code not specialized for the value's type.
         @usableFromInline
         func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
-            storage.withLock { _ in owns(memo, site: site) ? memo.group.strongValue : nil }
+            storage.withLock { _ in
+                guard owns(memo, site: site), let box = memo.group.strongValue else { return nil }
+                memo.publish(box)
+                return box
+            }
         }
 
         /// Whether `memo` is still this cache's entry for the factory defined at `site`: not
