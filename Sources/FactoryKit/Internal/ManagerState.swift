@@ -64,16 +64,14 @@ struct ManagerState {
 
     @usableFromInline
     mutating func recordAfterMiss(for key: FactoryKey) -> FactoryRecord {
-        let record: FactoryRecord
-        if let existing = records[key] {
-            record = existing
-        } else {
-            record = FactoryRecord(key: key)
-            records[key] = record
-        }
+        // Through the defaulting subscript's modify accessor: one hash lookup finds the record
+        // or inserts a new one.
+        let record = Self.identity(&records[key, default: FactoryRecord(key: key)])
         directory.remember(record)
         return record
     }
+
+    private static func identity(_ record: inout FactoryRecord) -> FactoryRecord { record }
 
     /// The record of `key` if it has one, without creating it.
     @inlinable
