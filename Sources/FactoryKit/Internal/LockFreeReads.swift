@@ -20,7 +20,8 @@
     /// writer flips the generation, then waits until no reader of the previous generation is
     /// left. A reader that entered after the flip loads addresses stored after the withdrawal, so
     /// it cannot hold the withdrawn object; one that saw the generation change while entering
-    /// leaves at once and takes the lock instead.
+    /// leaves at once and takes the lock instead. The withdrawal, the flip, the reader's count and
+    /// its loads are all sequentially consistent: the argument rests on their one total order.
     ///
     /// The counts are spread over stripes, one cache line each, picked by the reader's stack
     /// address: threads mostly count on lines of their own, so readers on different cores do not
@@ -41,6 +42,7 @@
 
         /// Words per cache line, the distance between two counters.
         @inlinable static var lineWords: Int { 8 }
+        /// How many stripes readers spread over.
         @inlinable static var stripeCount: Int { 16 }
 
         /// A reader's place while in a section: its stripe and what it added there.
