@@ -226,7 +226,7 @@ enum AsyncPlainHit {
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
         let manager = container.manager
-        // A singleton hit published by an earlier resolution needs no lock.
+        // A hit published by an earlier resolution needs no lock.
         if let record = manager.recordWithoutLock(for: key),
             record._withUnsafeGuaranteedRef({ $0.publishedWord > FactoryRecord.publishedPlain }),
             let box = record._withUnsafeGuaranteedRef({ $0.publishedBox(site: site) })
@@ -241,7 +241,12 @@ enum AsyncPlainHit {
                 else { return nil }
                 switch scope.kind {
                 case .cached, .shared:
-                    return record.cacheScope == ObjectIdentifier(scope) ? record.cache.strongValue : nil
+                    guard record.cacheScope == ObjectIdentifier(scope), let box = record.cache.strongValue else {
+                        return nil
+                    }
+                    // Nothing to decorate or check: later hits may skip the lock.
+                    if !record.publishes(box, site: site) { record.publishCachedHit(box, site: site) }
+                    return box
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
                     guard let memo = record.singletonEntry,

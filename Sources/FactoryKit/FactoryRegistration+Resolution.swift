@@ -196,6 +196,10 @@ extension FactoryRegistration {
             if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
                 let box = record.cache.strongValue
             {
+                // Nothing to decorate or observe: later hits may skip the lock.
+                if !observed, options.forHit == nil, !record.publishes(box, site: site) {
+                    record.publishCachedHit(box, site: site)
+                }
                 let value = unsafeDowncast(box, to: ValueBox<T>.self).value
                 return ResolutionPlan(
                     record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)

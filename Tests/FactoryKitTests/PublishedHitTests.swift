@@ -236,6 +236,88 @@ struct PublishedHitTests {
         #expect(census.alive == 0)
     }
 
+    @Test func cachedHitsSeeResetsRegistrationsScopeChangesAndPushPop() {
+        let census = Census()
+        do {
+            let container = Container()
+            let factory = Factory<Tracked>(container, key: "publishedCached") { Tracked(census) }
+            // The second resolution publishes the hit; the others read it without the lock.
+            let first = factory.cached()
+            for _ in 0..<3 { #expect(factory.cached() === first) }
+            container.manager.push()
+            container.manager.reset(options: .scope)
+            let second = factory.cached()
+            for _ in 0..<3 { #expect(factory.cached() === second) }
+            container.manager.pop()
+            for _ in 0..<3 { #expect(factory.cached() === first) }
+            container.manager.reset(scope: .cached)
+            let third = factory.cached()
+            #expect(third !== first && third !== second)
+            for _ in 0..<3 { #expect(factory.cached() === third) }
+            factory.register { Tracked(census) }
+            let registered = factory.cached()
+            #expect(registered !== third)
+            for _ in 0..<3 { #expect(factory.cached() === registered) }
+            let unique = factory.unique
+            #expect(unique() !== unique())
+        }
+        #expect(census.alive == 0, "a published cached hit kept a value alive")
+    }
+
+    @Test func twoDefinitionsSharingAKeyShareACachedValueAsBefore() {
+        let census = Census()
+        let container = Container()
+        let first = Factory<Tracked>(container, key: "publishedSharedCache") { Tracked(census) }.cached
+        let second = Factory<Tracked>(container, key: "publishedSharedCache") { Tracked(census) }.cached
+        let value = first()
+        for _ in 0..<3 {
+            #expect(first() === value)
+            #expect(second() === value)
+        }
+    }
+
+    @Test func asyncCachedHitsSeeResets() async throws {
+        let census = Census()
+        do {
+            let container = Container()
+            let factory = AsyncFactory<Tracked>(container, key: "publishedAsyncCached") { Tracked(census) }.cached
+            let first = try await factory()
+            for _ in 0..<3 { #expect(try await factory() === first) }
+            container.manager.reset(options: .scope)
+            let second = try await factory()
+            #expect(second !== first)
+            for _ in 0..<3 { #expect(try await factory() === second) }
+        }
+        #expect(census.alive == 0)
+    }
+
+    @Test func stressReadingCachedHitsWhileResetting() {
+        let census = Census()
+        do {
+            let container = Container()
+            let factory = Factory<Tracked>(container, key: "publishedCachedStress") { Tracked(census) }
+            runConcurrently(6) { index in
+                for round in 0..<2_000 {
+                    switch (index, round % 50) {
+                    case (0, 0): container.manager.reset(options: .scope)
+                    case (1, 0): factory.register { Tracked(census) }
+                    case (2, 0):
+                        container.manager.push()
+                        container.manager.pop()
+                    case (3, 0): factory.reset(.scope)
+                    default:
+                        let value = factory.cached()
+                        #expect(value.number > 0)
+                    }
+                }
+            }
+            // The threads' closures, which hold the container, may outlive the wait by a moment;
+            // the cache is emptied here so that only a leak can leave an instance alive.
+            container.manager.reset(options: .scope)
+        }
+        #expect(census.alive == 0)
+    }
+
     @Test func stressReadingPublishedHitsWhileResetting() {
         // Readers take published values while other threads reset the scope, re-register and
         // change the decorator. A value must never be used after its release (ThreadSanitizer and

@@ -54,8 +54,11 @@ final class FactoryRecord {
     }
 
     /// Values of `cached`, `shared` and custom scopes, and which scope instance made them.
-    @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
-    @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier?
+    /// Every change to the values, or to which scope made them, withdraws a published hit on them.
+    @usableFromInline @exclusivity(unchecked) var cache = SlotGroup() { didSet { withdrawPublishedHit() } }
+    @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier? {
+        didSet { withdrawPublishedHit() }
+    }
 
     /// How `validate` resolves the registered factory, which it cannot name otherwise: a type, so
     /// remembering it allocates nothing.
@@ -76,8 +79,10 @@ final class FactoryRecord {
         /// - `0`: nothing; take the lock.
         /// - ``publishedPlain``: the factory has no options at all (no registration, override,
         ///   scope or decorator); run the definition's closure.
-        /// - otherwise the address of a singleton entry, retained, that held a plain hit (no
-        ///   decorator, no slot per parameter, no time to live); return its published box.
+        /// - otherwise the address of a `SingletonEntry`, retained, whose published box held a
+        ///   plain hit (no decorator, no slot per parameter, no time to live); return its value.
+        ///   For a singleton that is the singleton's entry; for a value of the container's cache,
+        ///   an entry made to carry it (see `publishCachedHit`).
         @usableFromInline let published = Atomic<UInt>(0)
 
         // Records die with their manager, and readers hold the manager, so none is left.
@@ -110,7 +115,7 @@ final class FactoryRecord {
     }
 
     /// The value a resolution of the factory defined at `site` may return without the lock, if a
-    /// singleton entry is published: the entry's box, read in a `LockFreeReads` section. `nil`
+    /// hit is published: the published entry's box, read in a `LockFreeReads` section. `nil`
     /// means take the lock. Needs `Diagnostics.isObserving` to be false: a hit returned here is
     /// not traced.
     @inlinable @inline(__always)
@@ -125,8 +130,8 @@ final class FactoryRecord {
         withPublishedBox(site: site) { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Runs `read` on the published singleton entry's box, inside a `LockFreeReads` section, if
-    /// there is one for the factory defined at `site`. `read` must copy out what it keeps.
+    /// Runs `read` on the published box, inside a `LockFreeReads` section, if there is one for the
+    /// factory defined at `site`. `read` must copy out what it keeps.
     @inlinable @inline(__always)
     func withPublishedBox<Result>(site: DefinitionSite, _ read: (UnsafeRawPointer) -> Result) -> Result? {
         #if canImport(Darwin)
@@ -135,10 +140,10 @@ final class FactoryRecord {
             guard let section = LockFreeReads.enter() else { return nil }
             defer { LockFreeReads.leave(section) }
             let word = published.load(ordering: .sequentiallyConsistent)
-            guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {
+            guard word != FactoryRecord.publishedPlain, let object = UnsafeRawPointer(bitPattern: word) else {
                 return nil
             }
-            return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef { entry in
+            return Unmanaged<SingletonEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
                 guard entry.key.site == site,
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
@@ -166,6 +171,39 @@ final class FactoryRecord {
             let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
             guard published.load(ordering: .relaxed) != address else { return }
             replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
+        #endif
+    }
+
+    /// Publishes `box`, the strongly held value of `cache` that a resolution of the factory
+    /// defined at `site` just returned as a plain hit, for lock-free hits. Under the manager's lock.
+    ///
+    /// The box travels in an entry of its own, shaped as a singleton's, so lock-free readers take
+    /// one path for both. Its site is the publishing definition's: a second definition sharing
+    /// the key takes the lock and publishes its own.
+    @usableFromInline
+    func publishCachedHit(_ box: AnyObject, site: DefinitionSite) {
+        #if !canImport(Darwin)
+            let entry = SingletonEntry(key: SingletonKey(factory: key, site: site), owner: ObjectIdentifier(self))
+            entry.publish(box)
+            replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
+        #endif
+    }
+
+    /// Whether the published entry already carries `box` for `site`; then publishing it again
+    /// would change nothing. Under the manager's lock.
+    @inlinable
+    func publishes(_ box: AnyObject, site: DefinitionSite) -> Bool {
+        #if canImport(Darwin)
+            return true
+        #else
+            let word = published.load(ordering: .relaxed)
+            guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {
+                return false
+            }
+            let boxAddress = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
+            return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+                $0.key.site == site && $0.publishedBox.load(ordering: .relaxed) == boxAddress
+            }
         #endif
     }
 
