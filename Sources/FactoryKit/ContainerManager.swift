@@ -188,11 +188,15 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Without a matching `push()` it changes nothing and logs a note: a stray `pop()` is a bug in
     /// the caller, but not one worth stopping the program for.
     public func pop() {
+        // Values the restored caches replace are released after the lock: a `deinit` may resolve.
+        var replaced: [StoredValue] = []
+        defer { withExtendedLifetime(replaced) {} }
         let restored = state.withLock { state -> Bool in
             guard let snapshot = state.snapshots.popLast() else { return false }
             for (key, record) in state.records {
                 let saved = snapshot.records[key]
                 record.restore(options: saved?.options ?? FactoryRecord.Options())
+                replaced += record.cache.drain()
                 record.cache = saved?.cache ?? SlotGroup()
                 record.cacheScope = saved?.cacheScope
             }

@@ -14,15 +14,21 @@ extension FactoryIdentity {
 
     /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
     /// `.once()`, only Factory values whose flag matches the stored one may change the options.
+    ///
+    /// Values the change drops from a cache (into `state.released`) are released after the lock,
+    /// since a value's `deinit` may resolve from the container.
     @inlinable
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
+        var released: [StoredValue] = []
         container.manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in
                 if record.hasOptions && record.once != once { return }
                 change(record, &state)
                 record.hasOptions = true
             }
+            if !state.released.isEmpty { swap(&released, &state.released) }
         }
+        withExtendedLifetime(released) {}
     }
 
     /// Stores a registration and invalidates the values cached for this factory, whatever its
@@ -34,9 +40,9 @@ extension FactoryIdentity {
             record.validator = validator
             record.validatorSite = site
             guard !state.isAutoRegistering else { return }
-            record.cache.removeAll()
+            state.releaseCache(of: record)
             if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {
-                singleton.remove(singletonKey)
+                state.release(singleton.remove(singletonKey))
             }
         }
     }
@@ -77,7 +83,7 @@ extension FactoryIdentity {
     func writeScope(_ scope: Scope) {
         write { record, state in
             guard record.scope !== scope else { return }
-            changeScope(of: record, to: scope, defaultScope: state.defaultScope)
+            changeScope(of: record, to: scope, in: &state)
         }
     }
 
@@ -86,12 +92,12 @@ extension FactoryIdentity {
     /// Moving between two `Singleton` instances (as when a test binds its own `Scope.$singleton`)
     /// keeps both caches: each is a separate set of singletons, not a previous scope.
     @usableFromInline
-    func changeScope(of record: FactoryRecord, to scope: Scope, defaultScope: Scope?) {
-        let previous = record.scope ?? defaultScope
+    func changeScope(of record: FactoryRecord, to scope: Scope, in state: inout ManagerState) {
+        let previous = record.scope ?? state.defaultScope
         record.scope = scope
-        record.cache.removeAll()
+        state.releaseCache(of: record)
         if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
-            singleton.remove(singletonKey)
+            state.release(singleton.remove(singletonKey))
         }
     }
 
@@ -136,10 +142,10 @@ extension FactoryIdentity {
     /// Keeps one scoped value per parameter from now on, dropping values kept until now.
     @inlinable
     func setScopeOnParameters() {
-        write { record, _ in
+        write { record, state in
             guard !record.scopeOnParameters else { return }
             record.scopeOnParameters = true
-            record.cache.removeAll()
+            state.releaseCache(of: record)
         }
     }
 

@@ -253,3 +253,75 @@ struct WaitingTests {
         #expect(warnings.count == 1)
     }
 }
+
+/// A cached value whose `deinit` resolves from its own container: dropping it must not happen
+/// under the container's lock, which is not recursive (API.md §17: no user code under a lock).
+private final class ResolvesWhenReleased: @unchecked Sendable {
+    let container: Container
+    let seen: LogRecorder
+
+    init(_ container: Container, _ seen: LogRecorder) {
+        self.container = container
+        self.seen = seen
+    }
+
+    deinit { seen.record("released, resolved \(container.releaseProbeNumber())") }
+}
+
+extension Container {
+    fileprivate var releaseProbeNumber: Factory<Int> { self { 42 } }
+}
+
+@Suite
+struct ReleasingOutsideTheLockTests {
+    private func cachedProbe(_ container: Container, _ seen: LogRecorder) -> Factory<ResolvesWhenReleased> {
+        Factory(container, key: "releaseProbe") { ResolvesWhenReleased(container, seen) }.cached
+    }
+
+    @Test func aRegistrationReleasesTheValueItReplacesAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        _ = cachedProbe(container, seen)()
+        cachedProbe(container, seen).register { ResolvesWhenReleased(container, seen) }
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func aScopeChangeReleasesTheCachedValueAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        _ = cachedProbe(container, seen)()
+        _ = cachedProbe(container, seen).scope(.shared)
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func scopeOnParametersReleasesTheCachedValueAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        let factory = ParameterFactory<Int, ResolvesWhenReleased>(container, key: "releaseProbeParameter") { _ in
+            ResolvesWhenReleased(container, seen)
+        }.cached
+        _ = factory(1)
+        _ = factory.scopeOnParameters
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func popReleasesTheValuesItReplacesAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        container.manager.push()
+        _ = cachedProbe(container, seen)()
+        container.manager.pop()
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func aSingletonRegistrationReleasesTheValueAfterUnlocking() {
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            let container = Container()
+            let seen = LogRecorder()
+            let factory = Factory(container, key: "releaseProbeSingleton") { ResolvesWhenReleased(container, seen) }
+            _ = factory.singleton()
+            factory.singleton.register { ResolvesWhenReleased(container, seen) }
+            #expect(seen.lines == ["released, resolved 42"])
+        }
+    }
+}

@@ -217,7 +217,9 @@ struct SlotGroup {
         if !byParameter.isEmpty { byParameter.removeAll() }
     }
 
-    /// Empties the group and hands over the values it held, for shutting down.
+    /// Empties the group and hands over the values it held, for shutting down or for releasing
+    /// once no lock is held.
+    @usableFromInline
     mutating func drain() -> [StoredValue] {
         var values: [StoredValue] = []
         if case .value(let stored, _)? = slot { values.append(stored) }

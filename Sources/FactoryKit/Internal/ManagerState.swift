@@ -17,6 +17,9 @@ struct ManagerState {
     @usableFromInline var defaultScope: Scope? { didSet { invalidateResolutions() } }
     @usableFromInline var decorator: ((Any) -> Void)? { didSet { invalidateResolutions() } }
     @usableFromInline var promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
+    /// Values a write dropped from a cache, held until the write has unlocked: releasing a value
+    /// may run its `deinit`, which may resolve from this container.
+    @usableFromInline var released: [StoredValue] = []
     var snapshots: [Snapshot] = []
 
     /// What `push()` saves and `pop()` restores.
@@ -33,6 +36,18 @@ struct ManagerState {
         self.directory = directory
         // Room for a typical container's factories, so the first registrations do not rehash.
         records.reserveCapacity(16)
+    }
+
+    /// Keeps `values`, dropped from a cache, until the write unlocks (see `released`).
+    @usableFromInline
+    mutating func release(_ values: [StoredValue]) {
+        if !values.isEmpty { released += values }
+    }
+
+    /// Empties `record`'s cache, keeping its values until the write unlocks.
+    @inlinable
+    mutating func releaseCache(of record: FactoryRecord) {
+        if !record.cache.isEmpty { release(record.cache.drain()) }
     }
 
     @usableFromInline
