@@ -269,7 +269,12 @@ private final class ResolvesWhenReleased: @unchecked Sendable {
 }
 
 extension Container {
-    fileprivate var releaseProbeNumber: Factory<Int> { self { 42 } }
+    // A singleton, so that a value released under a singleton's lock would also be caught.
+    fileprivate var releaseProbeNumber: Factory<Int> { self { 42 }.singleton }
+}
+
+extension Scope {
+    fileprivate static let releaseProbeSession = Cached()
 }
 
 @Suite
@@ -311,6 +316,37 @@ struct ReleasingOutsideTheLockTests {
         container.manager.push()
         _ = cachedProbe(container, seen)()
         container.manager.pop()
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func anExpiredValueIsReleasedAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        let factory = cachedProbe(container, seen).timeToLive(0)  // expires at once
+        _ = factory()
+        _ = factory()  // finds the first expired and replaces it
+        #expect(seen.lines == ["released, resolved 42"])
+    }
+
+    @Test func anExpiredSingletonIsReleasedAfterUnlocking() {
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            let container = Container()
+            let seen = LogRecorder()
+            let factory = Factory(container, key: "releaseProbeExpiring") { ResolvesWhenReleased(container, seen) }
+            _ = factory.singleton.timeToLive(0)()
+            _ = factory.singleton.timeToLive(0)()
+            #expect(seen.lines == ["released, resolved 42"])
+        }
+    }
+
+    @Test func valuesOfAScopeTheCacheNoLongerServesAreReleasedAfterUnlocking() {
+        let container = Container()
+        let seen = LogRecorder()
+        let factory = Factory(container, key: "releaseProbeDefaultScope") { ResolvesWhenReleased(container, seen) }
+        container.manager.defaultScope = .cached
+        _ = factory()
+        container.manager.defaultScope = .releaseProbeSession
+        _ = factory()  // the cache now serves another scope instance and drops the first value
         #expect(seen.lines == ["released, resolved 42"])
     }
 

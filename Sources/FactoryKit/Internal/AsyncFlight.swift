@@ -15,6 +15,8 @@ class AsyncFlightBase: @unchecked Sendable {
     let label: String
     /// The creation this one's closure is waiting for, if any; guarded by `AsyncWaitGraph`.
     var waitingOn: AsyncFlightBase?
+    /// Values this creation replaces, released with the flight; see `InFlight.replaced`.
+    @usableFromInline var replaced: [StoredValue] = []
 
     @usableFromInline
     init(label: String) {

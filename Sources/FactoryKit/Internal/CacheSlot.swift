@@ -102,9 +102,11 @@ extension Optional where Wrapped == CacheSlot {
     /// of whoever owns the slot; `reserve` only allocates the in-flight record.
     @inlinable
     mutating func lookup(timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+        var expired: StoredValue?
         switch self {
-        case .value?:
+        case .value(let stored, _)?:
             if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
+            if case .strong = stored { expired = stored }  // a dead weak value holds nothing
         case .pending(let flight)?:
             return .wait(flight)
         case .pendingAsync?:
@@ -114,6 +116,8 @@ extension Optional where Wrapped == CacheSlot {
             break
         }
         let flight = reserve()
+        // Released with the flight, not under the lock this runs under.
+        if let expired { flight.replaced.append(expired) }
         self = .pending(flight)
         return .create(flight)
     }
@@ -121,9 +125,11 @@ extension Optional where Wrapped == CacheSlot {
     /// The asynchronous counterpart of `lookup`: a hit, a creation to join, or a reservation.
     @inlinable
     mutating func lookupAsync(timeToLive: UInt64?, reserve: () -> AsyncFlightBase) -> AsyncSlotLookup {
+        var expired: StoredValue?
         switch self {
-        case .value?:
+        case .value(let stored, _)?:
             if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
+            if case .strong = stored { expired = stored }
         case .pendingAsync(let flight)?:
             return .join(flight)
         case .pending?:
@@ -132,6 +138,7 @@ extension Optional where Wrapped == CacheSlot {
             break
         }
         let flight = reserve()
+        if let expired { flight.replaced.append(expired) }
         self = .pendingAsync(flight)
         return .create(flight)
     }

@@ -317,8 +317,13 @@ final class FactoryRecord {
     func lookupCache(
         scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight
     ) -> SlotLookup {
-        useCache(of: scope)
-        return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+        let dropped = useCache(of: scope)
+        if dropped.isEmpty { return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve) }
+        return cache.lookup(parameter: parameter, timeToLive: timeToLive) {
+            let flight = reserve()
+            flight.replaced += dropped
+            return flight
+        }
     }
 
     /// The asynchronous counterpart of `lookupCache`.
@@ -326,17 +331,24 @@ final class FactoryRecord {
     func lookupCacheAsync(
         scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
     ) -> AsyncSlotLookup {
-        useCache(of: scope)
-        return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+        let dropped = useCache(of: scope)
+        if dropped.isEmpty { return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve) }
+        return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive) {
+            let flight = reserve()
+            flight.replaced += dropped
+            return flight
+        }
     }
 
-    /// Makes `cache` hold values of `scope`, dropping those another scope made.
+    /// Makes `cache` hold values of `scope`, handing over those another scope made. The cache is
+    /// then empty, so the lookup that follows reserves a slot, and its flight carries them to be
+    /// released once no lock is held.
     @inlinable
-    func useCache(of scope: ObjectIdentifier) {
-        if cacheScope != scope {
-            cache.removeAll()
-            cacheScope = scope
-        }
+    func useCache(of scope: ObjectIdentifier) -> [StoredValue] {
+        guard cacheScope != scope else { return [] }
+        let dropped = cache.isEmpty ? [] : cache.drain()
+        cacheScope = scope
+        return dropped
     }
 }
 

@@ -18,6 +18,11 @@ final class InFlight: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Any?
     private var finished = false
+    /// Values this creation replaces (an expired one, or those of a scope the cache no longer
+    /// serves), dropped under the lock that reserved the slot. They are released with the flight,
+    /// when no lock is held, since a value's `deinit` may resolve. Written once, by the reserving
+    /// thread, before the flight is shared.
+    @usableFromInline var replaced: [StoredValue] = []
 
     @usableFromInline
     init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String, labelIsStep: Bool = false) {
