@@ -74,7 +74,8 @@ final class FactoryRecord {
     #if !canImport(Darwin)
         /// What a resolution may do without the lock, as published under it by the last resolution
         /// that took it; withdrawn by every write that could change the answer (an option, the
-        /// manager's default scope or decorator, the remembered singleton entry):
+        /// manager's default scope or decorator, the cached values or the scope that made them,
+        /// the remembered singleton entry):
         ///
         /// - `0`: nothing; take the lock.
         /// - ``publishedPlain``: the factory has no options at all (no registration, override,
@@ -87,16 +88,21 @@ final class FactoryRecord {
 
         // Records die with their manager, and readers hold the manager, so none is left.
         deinit {
-            let word = published.load(ordering: .acquiring)
-            if word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) {
-                Unmanaged<SingletonEntry>.fromOpaque(entry).release()
-            }
+            FactoryRecord.entry(publishedAs: published.load(ordering: .acquiring))?.release()
         }
     #endif
 
     /// The published word of a factory without options. Objects are aligned, so no entry's
     /// address is 1.
     @inlinable static var publishedPlain: UInt { 1 }
+
+    /// The entry a published word holds, if it holds one (it is neither zero nor
+    /// `publishedPlain`).
+    @inlinable @inline(__always)
+    static func entry(publishedAs word: UInt) -> Unmanaged<SingletonEntry>? {
+        guard word != publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else { return nil }
+        return Unmanaged.fromOpaque(entry)
+    }
 
     @usableFromInline
     init(key: FactoryKey) {
@@ -140,10 +146,8 @@ final class FactoryRecord {
             guard let section = LockFreeReads.enter() else { return nil }
             defer { LockFreeReads.leave(section) }
             let word = published.load(ordering: .sequentiallyConsistent)
-            guard word != FactoryRecord.publishedPlain, let object = UnsafeRawPointer(bitPattern: word) else {
-                return nil
-            }
-            return Unmanaged<SingletonEntry>.fromOpaque(object)._withUnsafeGuaranteedRef { entry in
+            guard let entry = FactoryRecord.entry(publishedAs: word) else { return nil }
+            return entry._withUnsafeGuaranteedRef { entry in
                 guard entry.key.site == site,
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
@@ -196,12 +200,11 @@ final class FactoryRecord {
         #if canImport(Darwin)
             return true
         #else
-            let word = published.load(ordering: .relaxed)
-            guard word != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: word) else {
+            guard let entry = FactoryRecord.entry(publishedAs: published.load(ordering: .relaxed)) else {
                 return false
             }
             let boxAddress = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-            return Unmanaged<SingletonEntry>.fromOpaque(entry)._withUnsafeGuaranteedRef {
+            return entry._withUnsafeGuaranteedRef {
                 $0.key.site == site && $0.publishedBox.load(ordering: .relaxed) == boxAddress
             }
         #endif
@@ -222,8 +225,8 @@ final class FactoryRecord {
         @usableFromInline
         func replacePublished(with word: UInt) {
             let previous = published.exchange(word, ordering: .sequentiallyConsistent)
-            if previous != FactoryRecord.publishedPlain, let entry = UnsafeRawPointer(bitPattern: previous) {
-                LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry)])
+            if let entry = FactoryRecord.entry(publishedAs: previous) {
+                LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry.toOpaque())])
             }
         }
     #endif
