@@ -51,13 +51,13 @@ extension AsyncFactoryRegistration {
                 traced = (trace, trace.begin(depth: stack.count, description))
             }
         }
-        var singletonEntry: SingletonEntry?
+        var singletonEntry: (cache: Scope.Singleton, entry: SingletonEntry)?
         var block: ScopeBlock?
-        if let singleton = plan.scope as? Scope.Singleton {
+        if let singleton = (plan.scope as? Scope.Singleton)?.forCaller {
             let (lookup, entry) = singleton.lookupAsync(
                 singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                 reserve: { AsyncFlight<T>(label: description) })
-            (plan.lookup, singletonEntry) = (lookup, entry)
+            (plan.lookup, singletonEntry) = (lookup, (singleton, entry))
             // Unconditionally: the record's field may only be read under the lock `remember` takes.
             remember(entry, in: plan.record)
         } else if let scope = plan.scope, scope.kind == .taskBound {
@@ -173,7 +173,7 @@ extension AsyncFactoryRegistration {
     @usableFromInline
     func start(
         _ flight: AsyncFlight<T>, plan: AsyncResolutionPlan, parameter: UncheckedSendable<P>,
-        stack: [AsyncFrame], entry: SingletonEntry?, block: ScopeBlock?
+        stack: [AsyncFrame], entry: (cache: Scope.Singleton, entry: SingletonEntry)?, block: ScopeBlock?
     ) {
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let scope = plan.scope ?? .unique
@@ -194,7 +194,8 @@ extension AsyncFactoryRegistration {
                         block.publishAsync(
                             stored, key: blockKey, parameter: plan.cacheParameter, for: flight,
                             timestamp: timestamp, label: description)
-                    } else if let singleton = scope as? Scope.Singleton, let entry = boxedEntry.value {
+                    } else if let (singleton, entry) = boxedEntry.value {
+                        // The cache that holds `entry`: its lock guards the entry.
                         singleton.publishAsync(
                             stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                     } else {
@@ -250,7 +251,8 @@ enum AsyncPlainHit {
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
                     guard let memo = record.singletonEntry,
-                        let box = unsafeDowncast(scope, to: Scope.Singleton.self).plainHitBox(memo, site: site)
+                        let box = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(
+                            memo, site: site)
                     else { return nil }
                     // Nothing to decorate or check: later hits may skip the locks.
                     record.publishHit(memo)

@@ -48,7 +48,10 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Usually set in `autoRegister()`. Cleared by `reset(options: .all)`.
     public var defaultScope: Scope? {
         get { state.withLock { $0.defaultScope } }
-        set { state.withLock { $0.defaultScope = newValue } }
+        set {
+            let scope = newValue.map(Scope.Singleton.stored)
+            state.withLock { $0.defaultScope = scope }
+        }
     }
 
     /// Kept for source compatibility with Factory; FactoryKit always detects dependency cycles.

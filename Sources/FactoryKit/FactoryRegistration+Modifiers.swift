@@ -42,7 +42,7 @@ extension FactoryIdentity {
             guard !state.isAutoRegistering else { return }
             state.releaseCache(of: record)
             if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {
-                state.release(singleton.remove(singletonKey))
+                state.release(singleton.forCaller.remove(singletonKey))
             }
         }
     }
@@ -51,6 +51,7 @@ extension FactoryIdentity {
     /// access, is seen without the lock.
     @inlinable
     func setScope(_ scope: Scope) {
+        let scope = Scope.Singleton.stored(scope)
         if scopeIsSetAlready(scope) { return }
         writeScope(scope)
     }
@@ -71,12 +72,13 @@ extension FactoryIdentity {
         return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
     }
 
-    /// Sets the task's current singleton scope; see `setScope`. When that is the default instance,
-    /// the check that nothing changes needs only its address, not the instance.
+    /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main`
+    /// (see `Scope.Singleton.stored`), so the check that nothing changes reads no task-local.
     @inlinable
     func setSingletonScope() {
-        if let address = Scope.Singleton.currentAddressIfMain, scopeIsSetAlready(address: address) { return }
-        setScope(Scope.Singleton.current)
+        let main = Scope.Singleton.main
+        if scopeIsSetAlready(main) { return }
+        writeScope(main)
     }
 
     @usableFromInline
@@ -87,17 +89,19 @@ extension FactoryIdentity {
         }
     }
 
-    /// Moves the factory to another scope, dropping what the previous scope held for it.
+    /// Moves the factory to another scope, dropping what the previous scope held for it. Naming
+    /// the scope that was already in force (the container's `defaultScope`) drops nothing.
     ///
-    /// Moving between two `Singleton` instances (as when a test binds its own `Scope.$singleton`)
-    /// keeps both caches: each is a separate set of singletons, not a previous scope.
+    /// Moving between two `Singleton` instances keeps both caches: each is a separate set of
+    /// singletons, not a previous scope.
     @usableFromInline
     func changeScope(of record: FactoryRecord, to scope: Scope, in state: inout ManagerState) {
         let previous = record.scope ?? state.defaultScope
         record.scope = scope
+        guard previous !== scope else { return }
         state.releaseCache(of: record)
         if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
-            state.release(singleton.remove(singletonKey))
+            state.release(singleton.forCaller.remove(singletonKey))
         }
     }
 
@@ -154,7 +158,7 @@ extension FactoryIdentity {
     func reset(_ resetOptions: FactoryResetOptions) {
         let (singleton, dropped) = container.manager.state.withLock { state -> (Scope.Singleton?, [StoredValue]) in
             guard let record = state.existingRecord(for: key) else { return (nil, []) }
-            let scope = (record.scope ?? state.defaultScope) as? Scope.Singleton
+            let scope = ((record.scope ?? state.defaultScope) as? Scope.Singleton)?.forCaller
             switch resetOptions {
             case .all:
                 record.clearOptions()

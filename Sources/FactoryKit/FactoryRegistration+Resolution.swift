@@ -227,7 +227,7 @@ extension FactoryRegistration {
             // The record keeps its entry alive while the container's lock is held.
             if options.hitsNeedNoCheck, let memo = record.singletonEntry.map(Unmanaged.passUnretained),
                 let value = memo._withUnsafeGuaranteedRef({ memo in
-                    unsafeDowncast(scope, to: Scope.Singleton.self).plainHit(memo, site: site, as: T.self)
+                    unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHit(memo, site: site, as: T.self)
                 })
             {
                 // Nothing to decorate or observe: later hits may skip the lock.
@@ -265,7 +265,8 @@ extension FactoryRegistration {
             }
         case .singleton:
             return produceSingleton(
-                plan, parameter, singleton: unsafeDowncast(plan.scope.unsafelyUnwrapped, to: Scope.Singleton.self))
+                plan, parameter,
+                singleton: unsafeDowncast(plan.scope.unsafelyUnwrapped, to: Scope.Singleton.self).forCaller)
         case .create, .wait:
             return produceCached(plan, parameter, scope: plan.scope.unsafelyUnwrapped)
         }

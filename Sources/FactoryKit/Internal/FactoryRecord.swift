@@ -148,7 +148,11 @@ final class FactoryRecord {
             let word = published.load(ordering: .sequentiallyConsistent)
             guard let entry = FactoryRecord.entry(publishedAs: word) else { return nil }
             return entry._withUnsafeGuaranteedRef { entry in
+                // A singleton's entry answers only callers bound to its cache; an entry carrying a
+                // cached value is owned by this record.
                 guard entry.key.site == site,
+                    entry.owner == ObjectIdentifier(self)
+                        || UInt(bitPattern: entry.owner) == Scope.Singleton.currentAddress,
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
                 return read(box)

@@ -23,13 +23,27 @@ extension Scope {
             Singleton.populationChanged(by: 1)
         }
 
+        // A record may still remember one of this cache's entries, and its published word may
+        // name one: mark them removed and withdraw their values, so a cache created later at
+        // this address is never taken for this one.
         deinit {
+            var withdrawn: [Unmanaged<AnyObject>] = []
+            storage.withLock { entries in
+                for entry in entries.values {
+                    entry.isRemoved = true
+                    entry.withdraw(into: &withdrawn)
+                }
+            }
+            retire(withdrawn)
             Singleton.populationChanged(by: -1)
         }
 
         /// The default value of `Scope.singleton`: the process's singletons unless a task binds
         /// another instance.
-        static let main: Singleton = {
+        ///
+        /// In a factory's options it also stands for "the cache the resolving task is bound to":
+        /// see `stored(_:)` and `forCaller`.
+        @usableFromInline static let main: Singleton = {
             let main = Singleton()
             #if !canImport(Darwin)
                 mainAddress.store(UInt(bitPattern: ObjectIdentifier(main)), ordering: .releasing)
@@ -78,6 +92,13 @@ extension Scope {
             #endif
         }
 
+        /// The address of the instance `current` returns: one atomic load while `main` is the
+        /// only instance alive, a task-local read otherwise.
+        @inlinable
+        static var currentAddress: UInt {
+            currentAddressIfMain ?? UInt(bitPattern: ObjectIdentifier(current))
+        }
+
         /// How many `Singleton` instances are alive.
         @usableFromInline static let population = AtomicCounter()
 
@@ -89,6 +110,25 @@ extension Scope {
         static var current: Singleton {
             let main = Singleton.main  // created before the count is read, so it is counted
             return population.value == 1 ? main : Scope.singleton
+        }
+
+        /// How a factory's options keep `scope`: the cache the writing task is bound to
+        /// (`Scope.singleton`, what `.singleton` and `.scope(.singleton)` pass) is kept as `main`,
+        /// which resolutions read as their own task's cache (`forCaller`). Any other instance is
+        /// kept as it is and used by every resolution.
+        ///
+        /// So tasks bound to different caches that share a container each get their own
+        /// singletons, whichever of them applied the modifier last.
+        @inlinable
+        static func stored(_ scope: Scope) -> Scope {
+            scope.kind == .singleton && scope !== main && scope === current ? main : scope
+        }
+
+        /// The cache a resolution uses when the options hold `self`: the resolving task's own
+        /// (`Scope.singleton`) when `self` is `main`, see `stored(_:)`; otherwise `self`.
+        @inlinable
+        var forCaller: Singleton {
+            self === Singleton.main ? Singleton.current : self
         }
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
