@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import NotesCore
 import Testing
@@ -80,11 +81,30 @@ struct ProcessTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("notes.sqlite")))  // the user's is untouched
     }
 
-    /// Several processes add at the same moment, some creating the file: nothing is lost.
+    /// Several processes add at the same moment to a new file while another connection holds its
+    /// write lock, as the first `notes` on a new file does while it sets the file up: each waits
+    /// for the lock, and nothing is lost.
+    ///
+    /// Holding the lock makes the race certain instead of lucky: the processes reach their first
+    /// statements while the file is still new and locked, so a statement that fails rather than
+    /// wait for the lock ("database is locked") fails on every run, not only on a loaded machine.
+    /// Switching a new file to WAL mode was such a statement. The lock is held for a second at
+    /// most, a tenth of the busy timeout.
     @Test func concurrentAddsFromManyProcessesLoseNothing() throws {
         defer { folder.remove() }
         let count = 12
+        var lock: OpaquePointer?
+        defer { sqlite3_close(lock) }
+        // Creates the file, empty and in rollback mode, like a first run of `notes`.
+        try #require(sqlite3_open(folder.path("notes.sqlite"), &lock) == SQLITE_OK)
+        try #require(sqlite3_exec(lock, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
         let started = try (1...count).map { try start(["add", "note from process \($0)"]) }
+        // Long enough for every process to reach the lock; sooner if they have all given up.
+        let release = Date.now.addingTimeInterval(1)
+        while Date.now < release, started.contains(where: { $0.0.isRunning }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        try #require(sqlite3_exec(lock, "COMMIT", nil, nil, nil) == SQLITE_OK)
         let results = try started.map(finish)
         for result in results { #expect(result.status == 0, "\(result.error)") }
         let listed = try notes("list")

@@ -31,7 +31,8 @@ public actor Database {
         }
         do {
             if !location.isInMemory {
-                try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+                try Database.useWriteAheadLog(connection)
+                try connection.execute("PRAGMA synchronous = NORMAL")
             }
             try Database.migrate(connection, to: migrations, path: path, logger: logger)
         } catch let error as NotesError {
@@ -94,6 +95,31 @@ public actor Database {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .cannotCreateDatabase(path: location.path, reason: "cannot create its folder \(folder.path)")
+        }
+    }
+
+    /// Puts the file in write-ahead-log mode, waiting for other connections' locks as long as the
+    /// busy timeout would.
+    ///
+    /// On a file not yet in WAL mode (a new one, or one another program made) the switch is a read
+    /// that upgrades to a write: it reads the header under a shared lock, then needs the write lock
+    /// to rewrite it. SQLite never calls the busy handler for that upgrade (a reader waiting for a
+    /// writer that waits for the reader to finish would deadlock), so while another connection
+    /// holds the write lock — another `notes` switching the same new file, say — the pragma fails
+    /// at once with `SQLITE_BUSY`, whatever the timeout. Failing released the read lock, so this
+    /// waits for the write lock where the busy handler does apply, in `BEGIN IMMEDIATE`, gives it
+    /// straight back and switches again; by then the other connection has usually switched the
+    /// file, and the pragma has nothing to write. On a file already in WAL mode the pragma only
+    /// reads, and succeeds the first time.
+    private static func useWriteAheadLog(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let deadline = ContinuousClock.now + connection.busyTimeout
+        while true {
+            do {
+                try connection.execute("PRAGMA journal_mode = WAL")
+                return
+            } catch let error where error.code == SQLITE_BUSY && ContinuousClock.now < deadline {
+                try connection.execute("BEGIN IMMEDIATE; ROLLBACK")
+            }
         }
     }
 

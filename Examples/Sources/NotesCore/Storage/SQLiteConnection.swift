@@ -24,6 +24,8 @@ enum SQLiteValue {
 /// Not thread-safe on its own; ``Database`` (an actor) owns each connection and is the only caller.
 final class SQLiteConnection {
     private let handle: OpaquePointer
+    /// How long a statement waits for other connections' locks before failing with `SQLITE_BUSY`.
+    let busyTimeout: Duration
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory one). Waits up to
     /// `busyTimeout` for other processes' locks instead of failing at once.
@@ -37,6 +39,8 @@ final class SQLiteConnection {
             throw SQLiteError(code: result & 0xFF, message: message)
         }
         handle = opened
+        self.busyTimeout = busyTimeout
+        // Before the first statement, the journal-mode switch included, so every statement that can wait does.
         sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
     }
 
