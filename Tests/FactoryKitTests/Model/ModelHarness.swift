@@ -1,0 +1,233 @@
+import FactoryKit
+import Foundation
+
+/// A value the model's factories make: a serial number no other value shares, the label of the
+/// closure that made it, and the values it holds.
+final class ModelValue: @unchecked Sendable {
+    static let serials = Counter()
+
+    let serial: Int
+    let label: String
+    let children: [ModelValue]
+
+    init(_ label: String, children: [ModelValue] = []) {
+        serial = ModelValue.serials.next()
+        self.label = label
+        self.children = children
+    }
+}
+
+/// What the decorators of the model's factories and containers saw, in order.
+final class ModelDecorations: @unchecked Sendable {
+    enum Kind: Equatable {
+        case factory(instantiated: Bool)
+        case container
+    }
+
+    static let shared = ModelDecorations()
+
+    private let lock = NSLock()
+    private var entries: [(Kind, Int)] = []
+
+    func record(_ kind: Kind, _ value: ModelValue) {
+        lock.withLock { entries.append((kind, value.serial)) }
+    }
+
+    /// Returns what was recorded since the last call and forgets it.
+    func take() -> [(Kind, Int)] {
+        lock.withLock {
+            defer { entries = [] }
+            return entries
+        }
+    }
+}
+
+extension Scope {
+    /// The model's custom scope: a second `Cached` instance.
+    static let modelSession = Cached()
+}
+
+/// The model's two container types.
+final class ModelContainerA: SharedContainer, @unchecked Sendable {
+    static let shared = ModelContainerA()
+    let manager = ContainerManager()
+}
+
+final class ModelContainerB: SharedContainer, @unchecked Sendable {
+    static let shared = ModelContainerB()
+    let manager = ContainerManager()
+}
+
+// One definition per factory for every container type: one singleton for all of them.
+extension SharedContainer {
+    var modelPlain: Factory<ModelValue> { self { ModelValue("plain") } }
+    var modelCached: Factory<ModelValue> { self { ModelValue("cached") }.cached }
+    var modelSingleton: Factory<ModelValue> { self { ModelValue("singleton") }.singleton }
+    var modelShared: Factory<ModelValue> { self { ModelValue("shared") }.shared }
+    var modelArgument: Factory<ModelValue> {
+        self { ModelValue("argument") }.onArg(ReferenceModel.argument) { ModelValue("argument.arg") }
+    }
+    var modelPerParameter: ParameterFactory<Int, ModelValue> {
+        self { ModelValue("perParameter#\($0)") }.cached.scopeOnParameters
+    }
+    var modelOnceCached: Factory<ModelValue> { self { ModelValue("onceCached") }.cached.once() }
+    var modelDecorated: Factory<ModelValue> {
+        self { ModelValue("decorated") }.decorator { ModelDecorations.shared.record(.factory(instantiated: $1), $0) }
+    }
+    var modelFirstParameter: ParameterFactory<Int, ModelValue> {
+        self { ModelValue("firstParameter#\($0)") }.cached
+    }
+    var modelGraphPart: Factory<ModelValue> { self { ModelValue("graphPart") }.graph }
+    var modelGraphPair: Factory<ModelValue> {
+        self { ModelValue("graphPair", children: [self.modelGraphPart(), self.modelGraphPart()]) }
+    }
+}
+
+// One definition per container type: one singleton each.
+extension ModelContainerA {
+    var modelTypeLogger: Factory<ModelValue> { self { ModelValue("typeLogger.A") }.singleton }
+}
+
+extension ModelContainerB {
+    var modelTypeLogger: Factory<ModelValue> { self { ModelValue("typeLogger.B") }.singleton }
+}
+
+/// Applies model operations to FactoryKit itself, with fresh containers and singleton caches.
+final class ModelHarness {
+    static let argumentKey = "factorykit-model"
+
+    var containers: [any SharedContainer] = [ModelContainerA(), ModelContainerA(), ModelContainerB()]
+    var singletons = [Scope.Singleton(), Scope.Singleton()]
+    var held: [ModelValue] = []
+
+    deinit {
+        FactoryContext.removeArg(forKey: ModelHarness.argumentKey)
+    }
+
+    /// A factory value as the property hands it out: the definition's modifiers just applied.
+    enum Handle {
+        case plain(Factory<ModelValue>)
+        case parameterized(ParameterFactory<Int, ModelValue>)
+    }
+
+    func handle(_ factory: ModelFactory, in container: any SharedContainer) -> Handle {
+        switch factory {
+        case .plain: .plain(container.modelPlain)
+        case .cached: .plain(container.modelCached)
+        case .singleton: .plain(container.modelSingleton)
+        case .shared: .plain(container.modelShared)
+        case .argument: .plain(container.modelArgument)
+        case .perParameter: .parameterized(container.modelPerParameter)
+        case .onceCached: .plain(container.modelOnceCached)
+        case .decorated: .plain(container.modelDecorated)
+        case .firstParameter: .parameterized(container.modelFirstParameter)
+        case .graphPart: .plain(container.modelGraphPart)
+        case .graphPair: .plain(container.modelGraphPair)
+        case .typeLogger:
+            if let a = container as? ModelContainerA {
+                .plain(a.modelTypeLogger)
+            } else {
+                .plain((container as! ModelContainerB).modelTypeLogger)
+            }
+        }
+    }
+
+    static func scope(_ scope: ModelScope) -> Scope {
+        switch scope {
+        case .unique: .unique
+        case .cached: .cached
+        case .session: .modelSession
+        case .shared: .shared
+        case .singleton: .singleton
+        case .graph: .graph
+        }
+    }
+
+    /// Runs `operation` bound to its singleton cache; returns the value it resolved, if any, and
+    /// the decorator calls it caused.
+    func apply(_ operation: ModelOperation) -> (ModelValue?, [(ModelDecorations.Kind, Int)]) {
+        _ = ModelDecorations.shared.take()
+        let value = Scope.$singleton.withValue(singletons[operation.singleton]) { perform(operation) }
+        return (value, ModelDecorations.shared.take())
+    }
+
+    private func perform(_ operation: ModelOperation) -> ModelValue? {
+        let container = containers[operation.container]
+        switch operation.action {
+        case .resolve(let factory, let parameter, let keep):
+            let value: ModelValue
+            switch handle(factory, in: container) {
+            case .plain(let factory): value = factory()
+            case .parameterized(let factory): value = factory(parameter)
+            }
+            if keep { held.append(value) }
+            return value
+        case .register(let factory, let generation):
+            let label = "\(factory).reg\(generation)"
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.register { ModelValue(label) }
+            case .parameterized(let factory): factory.register { ModelValue("\(label)#\($0)") }
+            }
+        case .setScope(let factory, let scope):
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.scope(Self.scope(scope))
+            case .parameterized(let factory): factory.scope(Self.scope(scope))
+            }
+        case .addContext(let factory, let generation):
+            let label = "\(factory).ctx\(generation)"
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.onArg(ReferenceModel.argument) { ModelValue(label) }
+            case .parameterized(let factory): factory.onArg(ReferenceModel.argument) { ModelValue("\(label)#\($0)") }
+            }
+        case .addDecorator(let factory):
+            let decorate: @Sendable (ModelValue, Bool) -> Void = {
+                ModelDecorations.shared.record(.factory(instantiated: $1), $0)
+            }
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.decorator(decorate)
+            case .parameterized(let factory): factory.decorator(decorate)
+            }
+        case .markOnce(let factory):
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.once()
+            case .parameterized(let factory): factory.once()
+            }
+        case .scopeOnParameters(let factory):
+            if case .parameterized(let factory) = handle(factory, in: container) { _ = factory.scopeOnParameters }
+        case .resetFactory(let factory, let reset):
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.reset(reset.options)
+            case .parameterized(let factory): factory.reset(reset.options)
+            }
+        case .resetContainer(let reset):
+            container.manager.reset(options: reset.options)
+        case .resetScope(let scope):
+            container.manager.reset(scope: Self.scope(scope))
+        case .resetSingleton:
+            Scope.singleton.reset()
+        case .cloneSingleton:
+            singletons[1] = singletons[0].clone()
+        case .push:
+            container.manager.push()
+        case .pop:
+            container.manager.pop()
+        case .setDefaultScope(let scope):
+            container.manager.defaultScope = scope.map(Self.scope)
+        case .containerDecorator(let on):
+            container.decorator(
+                on ? { ModelDecorations.shared.record(.container, $0 as! ModelValue) } : nil)
+        case .argument(let on):
+            if on {
+                FactoryContext.setArg(ReferenceModel.argument, forKey: Self.argumentKey)
+            } else {
+                FactoryContext.removeArg(forKey: Self.argumentKey)
+            }
+        case .releaseHeld:
+            held = []
+        case .replaceContainer:
+            containers[operation.container] =
+                operation.container == 2 ? ModelContainerB() as any SharedContainer : ModelContainerA()
+        }
+        return nil
+    }
+}
