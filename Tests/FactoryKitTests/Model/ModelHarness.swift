@@ -47,10 +47,14 @@ extension Scope {
     static let modelSession = Cached()
 }
 
-/// The model's two container types.
-final class ModelContainerA: SharedContainer, @unchecked Sendable {
+/// The model's two container types; A registers `plain` when it is first used.
+final class ModelContainerA: SharedContainer, AutoRegistering, @unchecked Sendable {
     static let shared = ModelContainerA()
     let manager = ContainerManager()
+
+    func autoRegister() {
+        modelPlain.register { ModelValue("plain.auto") }
+    }
 }
 
 final class ModelContainerB: SharedContainer, @unchecked Sendable {
@@ -186,6 +190,12 @@ final class ModelHarness {
             switch handle(factory, in: container) {
             case .plain(let factory): factory.decorator(decorate)
             case .parameterized(let factory): factory.decorator(decorate)
+            }
+        case .timeToLive(let factory, let expiresAtOnce):
+            let seconds: Double = expiresAtOnce ? 0 : 3600
+            switch handle(factory, in: container) {
+            case .plain(let factory): factory.timeToLive(seconds)
+            case .parameterized(let factory): factory.timeToLive(seconds)
             }
         case .markOnce(let factory):
             switch handle(factory, in: container) {

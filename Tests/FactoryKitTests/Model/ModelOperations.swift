@@ -120,6 +120,8 @@ struct ModelOperation: CustomStringConvertible {
         case addContext(ModelFactory, generation: Int)
         /// `c.f.decorator { ... }`
         case addDecorator(ModelFactory)
+        /// `c.f.timeToLive(0)` or `c.f.timeToLive(3600)`
+        case timeToLive(ModelFactory, expiresAtOnce: Bool)
         /// `c.f.once()`
         case markOnce(ModelFactory)
         /// `c.f.scopeOnParameters`, for parameterized factories.
@@ -161,6 +163,8 @@ struct ModelOperation: CustomStringConvertible {
         case .setScope(let factory, let scope): body = "\(c).\(factory).scope(.\(scope))"
         case .addContext(let factory, let generation): body = "\(c).\(factory).onArg(arg) { ctx\(generation) }"
         case .addDecorator(let factory): body = "\(c).\(factory).decorator { ... }"
+        case .timeToLive(let factory, let expiresAtOnce):
+            body = "\(c).\(factory).timeToLive(\(expiresAtOnce ? 0 : 3600))"
         case .markOnce(let factory): body = "\(c).\(factory).once()"
         case .scopeOnParameters(let factory): body = "\(c).\(factory).scopeOnParameters"
         case .resetFactory(let factory, let reset): body = "\(c).\(factory).reset(\(reset))"
@@ -198,7 +202,7 @@ struct SeededGenerator: RandomNumberGenerator {
 extension ModelOperation {
     /// The kinds of operation, with how often each is drawn when enabled.
     private enum Kind: CaseIterable {
-        case resolve, register, setScope, addContext, addDecorator, markOnce, scopeOnParameters
+        case resolve, register, setScope, addContext, addDecorator, timeToLive, markOnce, scopeOnParameters
         case resetFactory, resetContainer, resetScope, resetSingleton, cloneSingleton, push, pop
         case setDefaultScope, containerDecorator, argument, releaseHeld, replaceContainer
 
@@ -207,7 +211,7 @@ extension ModelOperation {
             case .resolve: 40
             case .register, .setScope, .resetFactory: 6
             case .addContext, .resetContainer, .push, .pop, .setDefaultScope, .argument, .releaseHeld: 3
-            case .addDecorator, .markOnce, .resetScope, .resetSingleton, .containerDecorator: 2
+            case .addDecorator, .timeToLive, .markOnce, .resetScope, .resetSingleton, .containerDecorator: 2
             case .scopeOnParameters, .cloneSingleton, .replaceContainer: 1
             }
         }
@@ -253,6 +257,7 @@ extension ModelOperation {
                 generation += 1
                 action = .addContext(factory, generation: generation)
             case .addDecorator: action = .addDecorator(factory)
+            case .timeToLive: action = .timeToLive(factory, expiresAtOnce: Bool.random(using: &generator))
             case .markOnce: action = .markOnce(factory)
             case .scopeOnParameters: action = .scopeOnParameters(factory.isParameterized ? factory : .firstParameter)
             case .resetFactory: action = .resetFactory(factory, reset)

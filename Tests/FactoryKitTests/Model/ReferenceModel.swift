@@ -32,8 +32,14 @@ struct PredictedDecoration: Equatable {
 ///   FactoryKit's fixes: `register` always takes effect, naming the scope already in force drops
 ///   nothing.
 ///
-/// Not modelled: time to live (wall-clock time), auto-registration, task-bound scopes, async
-/// factories, contexts other than arguments; the example-based tests cover those.
+/// - a container of type A registers `plain` in `autoRegister()`, which runs before the first
+///   write or resolution and again after `reset(.all)`/`reset(.registration)`; its `register`
+///   drops no cached value.
+///
+/// - a time to live of zero expires a value at once; a time to live of an hour never does here.
+///
+/// Not modelled: other times to live (wall-clock time), task-bound scopes, async factories, contexts
+/// other than arguments; the example-based tests cover those.
 struct ReferenceModel {
     struct Record {
         var hasOptions = false
@@ -43,6 +49,8 @@ struct ReferenceModel {
         var scope: ModelScope?
         var scopeOnParameters = false
         var hasDecorator = false
+        /// `true` for a time to live of zero, `false` for an hour, `nil` for none.
+        var expiresAtOnce: Bool?
     }
 
     struct Cache {
@@ -58,6 +66,8 @@ struct ReferenceModel {
         var caches: [ModelFactory: Cache] = [:]
         var defaultScope: ModelScope?
         var hasDecorator = false
+        /// Whether `autoRegister()` has run; type B does not auto-register.
+        var isAutoRegistered: Bool
         var saved: [Saved] = []
 
         struct Saved {
@@ -65,9 +75,13 @@ struct ReferenceModel {
             let caches: [ModelFactory: Cache]
             let defaultScope: ModelScope?
             let hasDecorator: Bool
+            let isAutoRegistered: Bool
         }
 
-        init(type: Int) { self.type = type }
+        init(type: Int) {
+            self.type = type
+            isAutoRegistered = type != 0
+        }
     }
 
     /// A singleton's key: the factory and the container type whose definition made it (`nil`
@@ -118,6 +132,9 @@ struct ReferenceModel {
         case .addDecorator(let factory):
             let once = access(factory, c, s)
             write(factory, c, once: once) { record, _ in record.hasDecorator = true }
+        case .timeToLive(let factory, let expiresAtOnce):
+            let once = access(factory, c, s)
+            write(factory, c, once: once) { record, _ in record.expiresAtOnce = expiresAtOnce }
         case .markOnce(let factory):
             let once = access(factory, c, s)
             write(factory, c, once: once) { record, _ in record.once = true }
@@ -142,13 +159,15 @@ struct ReferenceModel {
             containers[c].saved.append(
                 Container.Saved(
                     records: container.records, caches: liveCaches(of: container.caches),
-                    defaultScope: container.defaultScope, hasDecorator: container.hasDecorator))
+                    defaultScope: container.defaultScope, hasDecorator: container.hasDecorator,
+                    isAutoRegistered: container.isAutoRegistered))
         case .pop:
             guard let saved = containers[c].saved.popLast() else { break }
             containers[c].records = saved.records
             containers[c].caches = saved.caches
             containers[c].defaultScope = saved.defaultScope
             containers[c].hasDecorator = saved.hasDecorator
+            containers[c].isAutoRegistered = saved.isAutoRegistered
         case .setDefaultScope(let scope):
             containers[c].defaultScope = scope
         case .containerDecorator(let on):
@@ -187,6 +206,7 @@ struct ReferenceModel {
     /// A write to a factory's options: blocked when options are stored and their `once` flag is
     /// not the writing `Factory` value's.
     mutating func write(_ factory: ModelFactory, _ c: Int, once: Bool, _ change: (inout Record, inout Self) -> Void) {
+        autoRegisterIfNeeded(c)
         var record = containers[c].records[factory] ?? Record()
         if record.hasOptions && record.once != once { return }
         change(&record, &self)
@@ -204,6 +224,14 @@ struct ReferenceModel {
             model.containers[c].caches[factory]?.values = [:]
             if previous == .singleton { model.dropSingleton(factory, c, s) }
         }
+    }
+
+    /// Runs a type A container's `autoRegister()` if it has not run: it registers `plain`, with
+    /// the rules of any write but dropping no cached value.
+    mutating func autoRegisterIfNeeded(_ c: Int) {
+        guard !containers[c].isAutoRegistered else { return }
+        containers[c].isAutoRegistered = true
+        write(.plain, c, once: false) { record, _ in record.registration = "plain.auto" }
     }
 
     mutating func setScopeOnParameters(_ factory: ModelFactory, _ c: Int, once: Bool) {
@@ -247,8 +275,10 @@ struct ReferenceModel {
             containers[c].caches = [:]
             containers[c].defaultScope = nil
             containers[c].hasDecorator = false
+            containers[c].isAutoRegistered = containers[c].type != 0
         case .registration:
             for factory in containers[c].records.keys { containers[c].records[factory]?.registration = nil }
+            containers[c].isAutoRegistered = containers[c].type != 0
         case .context:
             for factory in containers[c].records.keys { containers[c].records[factory]?.contexts = [:] }
         case .scope:
@@ -264,6 +294,7 @@ struct ReferenceModel {
         decorations: inout [PredictedDecoration]
     ) -> PredictedValue {
         _ = access(factory, c, s)
+        autoRegisterIfNeeded(c)
         let record = containers[c].records[factory] ?? Record()
         let scope = record.scope ?? containers[c].defaultScope ?? .unique
         let slot = record.scopeOnParameters && factory.isParameterized ? parameter : nil
@@ -282,7 +313,7 @@ struct ReferenceModel {
             if containers[c].caches[factory]?.scope != scope {
                 containers[c].caches[factory] = Cache(scope: scope, values: [:])
             }
-            if let instance = containers[c].caches[factory]?.values[slot],
+            if record.expiresAtOnce != true, let instance = containers[c].caches[factory]?.values[slot],
                 scope != .shared || isAlive(instance)
             {
                 value = existing(instance)
@@ -292,7 +323,7 @@ struct ReferenceModel {
             }
         case .singleton:
             let key = singletonKey(factory, c)
-            if let instance = singletons[s][key]?[slot] {
+            if record.expiresAtOnce != true, let instance = singletons[s][key]?[slot] {
                 value = existing(instance)
             } else {
                 value = create(factory, c, s, record, parameter: parameter, graph: &graph, decorations: &decorations)
