@@ -123,7 +123,8 @@ extension AsyncFactoryModifying where T: Sendable {
     @inlinable public var cached: Self { scope(.cached) }
     /// Keeps the value weakly while others hold it.
     @inlinable public var shared: Self { scope(.shared) }
-    /// Keeps one value for the whole process: the task's current `Scope.singleton`.
+    /// Keeps one value for the whole process. Each resolution uses the `Scope.singleton` its own
+    /// task is bound to.
     @inlinable public var singleton: Self {
         registration.setSingletonScope()
         return self

@@ -29,8 +29,8 @@ extension FactoryModifying {
     @inlinable public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it: `scope(.shared)`.
     @inlinable public var shared: Self { scope(.shared) }
-    /// Keeps one value for the whole process: `scope(Scope.singleton)`, the task's current
-    /// singleton cache.
+    /// Keeps one value for the whole process: `scope(Scope.singleton)`. Each resolution uses the
+    /// `Scope.singleton` its own task is bound to.
     @inlinable public var singleton: Self {
         registration.setSingletonScope()
         return self
