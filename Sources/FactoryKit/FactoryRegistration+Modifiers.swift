@@ -73,12 +73,12 @@ extension FactoryIdentity {
     }
 
     /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main`
-    /// (see `Scope.Singleton.stored`), so the check that nothing changes reads no task-local.
+    /// (see `Scope.Singleton.stored`). When `main` is the only instance alive, the check that
+    /// nothing changes needs only its address, not the instance.
     @inlinable
     func setSingletonScope() {
-        let main = Scope.Singleton.main
-        if scopeIsSetAlready(main) { return }
-        writeScope(main)
+        if let address = Scope.Singleton.currentAddressIfMain, scopeIsSetAlready(address: address) { return }
+        setScope(Scope.Singleton.current)
     }
 
     @usableFromInline

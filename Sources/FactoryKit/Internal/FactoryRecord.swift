@@ -151,8 +151,7 @@ final class FactoryRecord {
                 // A singleton's entry answers only callers bound to its cache; an entry carrying a
                 // cached value is owned by this record.
                 guard entry.key.site == site,
-                    entry.owner == ObjectIdentifier(self)
-                        || UInt(bitPattern: entry.owner) == Scope.Singleton.currentAddress,
+                    entry.owner == ObjectIdentifier(self) || Scope.Singleton.isCurrent(entry.owner),
                     let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
                 else { return nil }
                 return read(box)

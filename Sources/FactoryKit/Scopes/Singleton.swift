@@ -92,11 +92,18 @@ extension Scope {
             #endif
         }
 
-        /// The address of the instance `current` returns: one atomic load while `main` is the
-        /// only instance alive, a task-local read otherwise.
-        @inlinable
-        static var currentAddress: UInt {
-            currentAddressIfMain ?? UInt(bitPattern: ObjectIdentifier(current))
+        /// Whether `identifier` is the instance `current` returns: one atomic load while `main` is
+        /// the only instance alive, a task-local read otherwise.
+        @inlinable @inline(__always)
+        static func isCurrent(_ identifier: ObjectIdentifier) -> Bool {
+            if let main = currentAddressIfMain { return main == UInt(bitPattern: identifier) }
+            return isCurrentReadingTaskLocal(identifier)
+        }
+
+        /// `isCurrent` while other instances are alive; out of line, since it reads the task-local.
+        @usableFromInline
+        static func isCurrentReadingTaskLocal(_ identifier: ObjectIdentifier) -> Bool {
+            ObjectIdentifier(current) == identifier
         }
 
         /// How many `Singleton` instances are alive.
