@@ -13,7 +13,13 @@ let package = Package(
         .executableTarget(
             name: "FactoryBenchmarks",
             dependencies: [.product(name: "FactoryKit", package: "Factory")]
-        )
+        ),
+        // Creates and drops containers and resolves across scopes: resident memory must stay
+        // flat, and valgrind must find no leak (`.ci/check-memory`).
+        .executableTarget(
+            name: "MemoryCheck",
+            dependencies: [.product(name: "FactoryKit", package: "Factory")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -256,6 +256,10 @@ struct WaitingTests {
 
 /// A cached value whose `deinit` resolves from its own container: dropping it must not happen
 /// under the container's lock, which is not recursive (API.md §17: no user code under a lock).
+///
+/// It holds its container, which holds it (cached, as a singleton, or through a registration that
+/// captures the container): a cycle built on purpose. The tests that leave one behind break it at the end with
+/// `breakCycle`, so that the AddressSanitizer run (`.ci/check-asan`) reports no leak.
 private final class ResolvesWhenReleased: @unchecked Sendable {
     let container: Container
     let seen: LogRecorder
@@ -283,12 +287,21 @@ struct ReleasingOutsideTheLockTests {
         Factory(container, key: "releaseProbe") { ResolvesWhenReleased(container, seen) }.cached
     }
 
+    /// Drops what `container` keeps that holds it: its cached values and registrations, and the
+    /// singletons of `singletons`, a test's own instance. Runs after the expectations; the values
+    /// it drops record a second line in `seen`, which nothing reads any more.
+    private func breakCycle(_ container: Container, singletons: Scope.Singleton? = nil) {
+        container.manager.reset()
+        singletons?.reset()
+    }
+
     @Test func aRegistrationReleasesTheValueItReplacesAfterUnlocking() {
         let container = Container()
         let seen = LogRecorder()
         _ = cachedProbe(container, seen)()
         cachedProbe(container, seen).register { ResolvesWhenReleased(container, seen) }
         #expect(seen.lines == ["released, resolved 42"])
+        breakCycle(container)
     }
 
     @Test func aScopeChangeReleasesTheCachedValueAfterUnlocking() {
@@ -326,16 +339,19 @@ struct ReleasingOutsideTheLockTests {
         _ = factory()
         _ = factory()  // finds the first expired and replaces it
         #expect(seen.lines == ["released, resolved 42"])
+        breakCycle(container)
     }
 
     @Test func anExpiredSingletonIsReleasedAfterUnlocking() {
-        Scope.$singleton.withValue(Scope.Singleton()) {
+        let singletons = Scope.Singleton()
+        Scope.$singleton.withValue(singletons) {
             let container = Container()
             let seen = LogRecorder()
             let factory = Factory(container, key: "releaseProbeExpiring") { ResolvesWhenReleased(container, seen) }
             _ = factory.singleton.timeToLive(0)()
             _ = factory.singleton.timeToLive(0)()
             #expect(seen.lines == ["released, resolved 42"])
+            breakCycle(container, singletons: singletons)
         }
     }
 
@@ -348,16 +364,19 @@ struct ReleasingOutsideTheLockTests {
         container.manager.defaultScope = .releaseProbeSession
         _ = factory()  // the cache now serves another scope instance and drops the first value
         #expect(seen.lines == ["released, resolved 42"])
+        breakCycle(container)
     }
 
     @Test func aSingletonRegistrationReleasesTheValueAfterUnlocking() {
-        Scope.$singleton.withValue(Scope.Singleton()) {
+        let singletons = Scope.Singleton()
+        Scope.$singleton.withValue(singletons) {
             let container = Container()
             let seen = LogRecorder()
             let factory = Factory(container, key: "releaseProbeSingleton") { ResolvesWhenReleased(container, seen) }
             _ = factory.singleton()
             factory.singleton.register { ResolvesWhenReleased(container, seen) }
             #expect(seen.lines == ["released, resolved 42"])
+            breakCycle(container, singletons: singletons)
         }
     }
 }
