@@ -11,6 +11,8 @@ struct AsyncResolutionPlan: @unchecked Sendable {
     @usableFromInline var decorator: AnyObject?
     @usableFromInline var containerDecorator: ((Any) -> Void)?
     @usableFromInline var lookup: AsyncSlotLookup?
+    /// The singleton cache and entry `lookup` looked in, for a singleton.
+    @usableFromInline var singletonSlot: (cache: Scope.Singleton, entry: SingletonEntry)?
 
     @usableFromInline
     init(record: FactoryRecord) {
@@ -51,16 +53,8 @@ extension AsyncFactoryRegistration {
                 traced = (trace, trace.begin(depth: stack.count, description))
             }
         }
-        var singletonEntry: (cache: Scope.Singleton, entry: SingletonEntry)?
         var block: ScopeBlock?
-        if let singleton = (plan.scope as? Scope.Singleton)?.forCaller {
-            let (lookup, entry) = singleton.lookupAsync(
-                singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
-                reserve: { AsyncFlight<T>(label: description) })
-            (plan.lookup, singletonEntry) = (lookup, (singleton, entry))
-            // Unconditionally: the record's field may only be read under the lock `remember` takes.
-            remember(entry, in: plan.record)
-        } else if let scope = plan.scope, scope.kind == .taskBound {
+        if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
                 let error = InactiveScopeError(factory: description)
                 traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
@@ -93,7 +87,7 @@ extension AsyncFactoryRegistration {
                 frame.flight = flight
                 start(
                     flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
-                    entry: singletonEntry, block: block)
+                    entry: plan.singletonSlot, block: block)
                 value = try await join(flight, from: stack)
                 tag = traced == nil ? .factory : closureTag(plan)
             }
@@ -151,6 +145,16 @@ extension AsyncFactoryRegistration {
                 plan.lookup = record.lookupCacheAsync(
                     scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                     reserve: { AsyncFlight<T>(label: description) })
+            } else if let scope = plan.scope, scope.kind == .singleton {
+                // Under the container's lock, with the options just read, as for synchronous
+                // singletons (see `planSingleton`): a `register` either comes first or drops this
+                // reservation.
+                let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+                let (lookup, entry) = singleton.lookupAsync(
+                    singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    reserve: { AsyncFlight<T>(label: description) })
+                (plan.lookup, plan.singletonSlot) = (lookup, (singleton, entry))
+                if entry !== record.singletonEntry { record.singletonEntry = entry }
             }
             return plan
         }
@@ -189,7 +193,7 @@ extension AsyncFactoryRegistration {
                     let stored = (try? outcome.get()).flatMap {
                         StoredValue.make($0.value, in: scope, describing: description)
                     }
-                    let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
+                    let timestamp = monotonicNanoseconds()
                     if let block {
                         block.publishAsync(
                             stored, key: blockKey, parameter: plan.cacheParameter, for: flight,

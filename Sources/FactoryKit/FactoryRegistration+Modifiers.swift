@@ -130,13 +130,6 @@ extension FactoryIdentity {
         write { record, _ in record.decorator = box }
     }
 
-    /// Keeps a shortcut from the factory's record to its singleton entry, for both kinds of
-    /// resolution's singleton hits.
-    @usableFromInline
-    func remember(_ entry: SingletonEntry, in record: FactoryRecord) {
-        container.manager.state.withLock { _ in record.singletonEntry = entry }
-    }
-
     /// Marks the stored options `once`; see ``FactoryModifying/once()``.
     @inlinable
     func markOnce() {

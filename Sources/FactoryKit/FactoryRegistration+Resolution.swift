@@ -13,8 +13,8 @@ struct ResolutionPlan<T> {
     @usableFromInline let options: ResolutionOptions?
     /// The value the scope held, for `.hit`.
     @usableFromInline let hit: T?
-    /// The factory's own decorator for `.run` and `.hit`; the singleton entry the record remembers
-    /// for `.singleton`; the creation to make or wait for, for `.create` and `.wait`.
+    /// The factory's own decorator for `.run` and `.hit`; the creation to make or wait for, for
+    /// `.create` and `.wait`.
     @usableFromInline let object: AnyObject?
 
     @usableFromInline
@@ -23,9 +23,8 @@ struct ResolutionPlan<T> {
         case run
         /// The scope held the value.
         case hit
-        /// Look the value up in the singleton scope.
-        case singleton
-        /// Create the value of the container's cache slot reserved for this resolution.
+        /// Create the value of the cache slot (the container's or a singleton's) reserved for
+        /// this resolution.
         case create
         /// Wait for another resolution's creation of the cache slot's value.
         case wait
@@ -235,9 +234,42 @@ extension FactoryRegistration {
                 return ResolutionPlan(
                     record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             }
-            return ResolutionPlan(record: record, kind: .singleton, options: options, object: record.singletonEntry)
+            return planSingleton(
+                record, options, unsafeDowncast(scope, to: Scope.Singleton.self).forCaller, decorator, parameter,
+                observed: observed)
         case .unique, .graph, .taskBound:
             return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        }
+    }
+
+    /// `plan` for a singleton the remembered entry could not answer: looks the value up in the
+    /// caller's singleton cache and reserves its slot if it must be created.
+    ///
+    /// Under the container's lock, so the slot is reserved with the options just read: a
+    /// `register` (which removes the singleton under the same lock) either comes first, and this
+    /// plan runs its closure, or comes after and drops the reservation, so a value made by the
+    /// replaced closure is never cached.
+    @usableFromInline
+    func planSingleton(
+        _ record: FactoryRecord, _ options: ResolutionOptions, _ singleton: Scope.Singleton, _ decorator: AnyObject?,
+        _ parameter: P, observed: Bool
+    ) -> ResolutionPlan<T> {
+        let key = self.key
+        let containerType = type(of: container)
+        let (decision, entry) = singleton.lookup(
+            singletonKey, memo: record.singletonEntry, parameter: cacheParameter(options, parameter),
+            timeToLive: options.timeToLive, reserve: { Self.reserve(key, in: containerType) })
+        if entry !== record.singletonEntry { record.singletonEntry = entry }
+        switch decision {
+        case .hit(let object, let boxed):
+            return ResolutionPlan(
+                record: record, kind: .hit, options: observed ? options : options.forHit,
+                hit: SlotLookup.value(object, boxed: boxed, as: T.self), object: decorator)
+        case .create(let flight):
+            flight.singletonSlot = (singleton, entry)
+            return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
+        case .wait(let flight):
+            return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
         }
     }
 
@@ -263,10 +295,6 @@ extension FactoryRegistration {
             case .taskBound: return produceTaskBound(plan, parameter, scope: scope)
             case .unique, .cached, .shared, .singleton: return create(plan, parameter)
             }
-        case .singleton:
-            return produceSingleton(
-                plan, parameter,
-                singleton: unsafeDowncast(plan.scope.unsafelyUnwrapped, to: Scope.Singleton.self).forCaller)
         case .create, .wait:
             return produceCached(plan, parameter, scope: plan.scope.unsafelyUnwrapped)
         }
@@ -331,6 +359,10 @@ extension FactoryRegistration {
         let lookup = plan.kind == .create ? SlotLookup.create(flight) : SlotLookup.wait(flight)
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             let cacheParameter = cacheParameter(plan.options, parameter)
+            if let (singleton, entry) = flight.singletonSlot {
+                singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
+                return
+            }
             let record = plan.record
             container.manager.state.withLock { _ in
                 record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
@@ -360,25 +392,10 @@ extension FactoryRegistration {
             return (waitFor(flight, parameter), .cache)
         case .create(let flight):
             let (value, tag) = create(plan, parameter)
-            let timestamp = plan.timeToLive == nil ? 0 : monotonicNanoseconds()
+            let timestamp = monotonicNanoseconds()
             publish(storable(value, in: scope), flight, timestamp)
             flight.finish(value)
             return (value, tag)
-        }
-    }
-
-    @inlinable
-    func produceSingleton(_ plan: ResolutionPlan<T>, _ parameter: P, singleton: Scope.Singleton) -> (T, ValueOrigin) {
-        let key = self.key
-        let containerType = type(of: container)
-        let cacheParameter = cacheParameter(plan.options, parameter)
-        let memo = plan.object.map { unsafeDowncast($0, to: SingletonEntry.self) }
-        let (decision, entry) = singleton.lookup(
-            singletonKey, memo: memo, parameter: cacheParameter,
-            timeToLive: plan.timeToLive, reserve: { Self.reserve(key, in: containerType) })
-        if entry !== memo { remember(entry, in: plan.record) }
-        return produce(decision, plan, parameter, scope: singleton) { stored, flight, timestamp in
-            singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
         }
     }
 

@@ -69,6 +69,62 @@ struct ReliabilityDefectTests {
         #expect(factory() !== a)
     }
 
+    /// A value cached before its factory got a time to live is as old as it is, not as old as
+    /// the machine's uptime: before the fix it was stamped zero, so any time to live shorter than
+    /// the uptime expired it at once (the reference model found this once the machine had been up
+    /// for an hour).
+    @Test func aTimeToLiveAddedLaterCountsFromTheValuesCreation() async throws {
+        let container = Container()
+        let counter = Counter()
+        let factory = Factory<Counted>(container, key: "reliabilityLateTimeToLive") { Counted(counter) }.cached
+        let a = factory()
+        factory.timeToLive(60)
+        #expect(factory() === a)
+        let asyncFactory = AsyncFactory<Counted>(container, key: "reliabilityLateAsyncTimeToLive") {
+            Counted(counter)
+        }
+        .cached
+        let b = try await asyncFactory()
+        asyncFactory.timeToLive(60)
+        #expect(try await asyncFactory() === b)
+        #expect(counter.count == 2)
+    }
+
+    /// A `register` that lands between a singleton resolution reading the options and reserving
+    /// the singleton's slot must not leave the replaced closure's value cached. Before the fix the
+    /// slot was reserved after the container's lock was released, so the old closure's value was
+    /// cached after `register` returned, and later resolutions got it.
+    @Test func aRegistrationIsNeverShadowedByAResolutionThatReadTheOldOne() {
+        let caches = Scope.Singleton()
+        let container = Container()
+        let factory: @Sendable () -> Factory<DefectLog> = {
+            Factory(container, key: "reliabilityRegisterRace") { DefectLog("definition") }.singleton
+        }
+        let completed = Counter()  // registrations completed; `next()` after each returns
+        let stale = Counter()
+        let deadline = Date(timeIntervalSinceNow: 0.5)
+        Scope.$singleton.withValue(caches) {
+            runConcurrently(8) { index in
+                Scope.$singleton.withValue(caches) {
+                    var generation = 0
+                    while Date() < deadline {
+                        if index == 0 {
+                            generation += 1
+                            let name = "\(generation)"
+                            factory().register { DefectLog(name) }
+                            while completed.count < generation { _ = completed.next() }
+                        } else {
+                            let floor = completed.count
+                            let value = factory()()
+                            if let made = Int(value.name), made < floor { _ = stale.next() }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(stale.count == 0, "\(stale.count) resolutions got a registration older than the last completed one")
+    }
+
     /// With `defaultScope = .cached`, naming `.cached` on the factory does not change its effective
     /// scope, so the cached value stays (as in Factory). Before the fix the write emptied the cache.
     @Test func namingTheDefaultScopeKeepsTheCachedValue() {

@@ -23,6 +23,9 @@ final class InFlight: @unchecked Sendable {
     /// when no lock is held, since a value's `deinit` may resolve. Written once, by the reserving
     /// thread, before the flight is shared.
     @usableFromInline var replaced: [StoredValue] = []
+    /// The singleton cache and entry whose slot this creation fills, for a singleton; `nil` for a
+    /// container's cache. Written by the reserving thread, and read only by it.
+    @usableFromInline var singletonSlot: (Scope.Singleton, SingletonEntry)?
 
     @usableFromInline
     init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String, labelIsStep: Bool = false) {
