@@ -31,9 +31,22 @@ extension AsyncFactoryRegistration {
         return try await resolveWithoutHit(parameter)
     }
 
-    /// `resolve` past the hit: the whole resolution.
+    /// `resolve` past the hit: the whole resolution, made again when it joined a creation that
+    /// every other waiter had left (and that was cancelled), which leaves its slot at once.
     @usableFromInline
     func resolveWithoutHit(_ parameter: P) async throws -> T {
+        while true {
+            do {
+                return try await resolveAttempt(parameter)
+            } catch is AbandonedCreation {
+                await Task.yield()
+            }
+        }
+    }
+
+    /// One attempt at `resolveWithoutHit`.
+    @usableFromInline
+    func resolveAttempt(_ parameter: P) async throws -> T {
         let stack = AsyncResolution.stack
         var frame = AsyncFrame(
             container: ObjectIdentifier(container), key: key,
@@ -80,7 +93,7 @@ extension AsyncFactoryRegistration {
                 value = SlotLookup.value(object, boxed: boxed, as: T.self)
                 tag = .cache
             case .join(let flight)?:
-                value = try await join(flight, from: stack)
+                value = try await join(flight, from: stack, isCreator: false)
                 tag = .cache
             case .create(let base)?:
                 let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
@@ -88,7 +101,7 @@ extension AsyncFactoryRegistration {
                 start(
                     flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
                     entry: plan.singletonSlot, block: block)
-                value = try await join(flight, from: stack)
+                value = try await join(flight, from: stack, isCreator: true)
                 tag = traced == nil ? .factory : closureTag(plan)
             }
         } catch {
@@ -214,11 +227,11 @@ extension AsyncFactoryRegistration {
 
     /// Waits for a shared creation, reporting a cycle if that creation waits for this one.
     @usableFromInline
-    func join(_ flight: AsyncFlightBase, from stack: [AsyncFrame]) async throws -> T {
+    func join(_ flight: AsyncFlightBase, from stack: [AsyncFrame], isCreator: Bool) async throws -> T {
         let waiter = stack.last(where: { $0.flight != nil })?.flight
         try AsyncWaitGraph.enter(waiter, waitingFor: flight)
         defer { AsyncWaitGraph.leave(waiter) }
-        return try await unsafeDowncast(flight, to: AsyncFlight<T>.self).value()
+        return try await unsafeDowncast(flight, to: AsyncFlight<T>.self).value(isCreator: isCreator)
     }
 }
 

@@ -125,6 +125,32 @@ struct ReliabilityDefectTests {
         #expect(stale.count == 0, "\(stale.count) resolutions got a registration older than the last completed one")
     }
 
+    /// A resolution that starts after every waiter of an async creation left (which cancels the
+    /// creation) makes a new one. Before the fix the cancelled creation stayed in its slot, and a
+    /// task that was never cancelled joined it and got `CancellationError` (found by the wake-up
+    /// stress test).
+    @Test func aCreationEveryWaiterLeftIsNotJoinedAfterwards() async throws {
+        let gate = AsyncGate()
+        let counter = Counter()
+        let factory = AsyncFactory<Counted>(Container(), key: "reliabilityAbandoned") {
+            _ = await gate.enter()  // not woken by cancellation
+            try Task.checkCancellation()
+            return Counted(counter)
+        }
+        .cached
+        let cancelled = Task.detached {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await factory()
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        let neverCancelled = Task.detached { try await factory() }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        await gate.open()
+        let value = try await neverCancelled.value
+        #expect(try await factory() === value)
+        #expect(counter.count == 1)
+    }
+
     /// With `defaultScope = .cached`, naming `.cached` on the factory does not change its effective
     /// scope, so the cached value stays (as in Factory). Before the fix the write emptied the cache.
     @Test func namingTheDefaultScopeKeepsTheCachedValue() {

@@ -244,23 +244,11 @@ private final class StressLedger: @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private var messages: [String] = []
     private var failureCount = 0
-    /// Violations of known FactoryKit defects, by defect (see `StressDefect`).
-    private var known: [StressDefect: (count: Int, messages: [String])] = [:]
 
     func fail(_ message: @autoclosure () -> String) {
         lock.lock()
         failureCount += 1
         if messages.count < 8 { messages.append(message()) }
-        lock.unlock()
-    }
-
-    /// A violation caused by a known defect: recorded as a known issue, not a failure.
-    func known(_ defect: StressDefect, _ message: @autoclosure () -> String) {
-        lock.lock()
-        var entry = known[defect, default: (0, [])]
-        entry.count += 1
-        if entry.messages.count < 4 { entry.messages.append(message()) }
-        known[defect] = entry
         lock.unlock()
     }
 
@@ -282,44 +270,16 @@ private final class StressLedger: @unchecked Sendable {
         return failureCount
     }
 
-    func knownFailures(_ defect: StressDefect) -> Int {
+    /// Expects no violation.
+    func expectNoFailures(_ test: String, sourceLocation: SourceLocation = #_sourceLocation) {
         lock.lock()
-        defer { lock.unlock() }
-        return known[defect]?.count ?? 0
-    }
-
-    /// Expects no violation; violations of `defects` are recorded as (intermittent) known issues.
-    func expectNoFailures(
-        _ test: String, defects: [StressDefect] = [], sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        lock.lock()
-        let (count, messages, known) = (failureCount, messages, known)
+        let (count, messages) = (failureCount, messages)
         lock.unlock()
         #expect(
             count == 0,
             "\(test) (seed \(StressSettings.seedText)): \(count) violations, first: \(messages.joined(separator: " | "))",
             sourceLocation: sourceLocation)
-        for defect in defects {
-            let (count, messages) = known[defect] ?? (0, [])
-            withKnownIssue(Comment(rawValue: defect.rawValue), isIntermittent: true) {
-                #expect(
-                    count == 0, "\(test): \(count) violations, first: \(messages.joined(separator: " | "))",
-                    sourceLocation: sourceLocation)
-            }
-        }
     }
-}
-
-/// FactoryKit defects these tests found, reported and not yet fixed. Their violations are
-/// recorded as known issues, so the suite stays green until the fix lands and every other
-/// violation still fails; remove a case (and its `known` calls) with the fix.
-private enum StressDefect: String {
-    /// A scoped async creation is cancelled when its last waiter leaves, but it stays in its slot,
-    /// so a task that asks for the value afterwards joins it and gets `CancellationError` although
-    /// it was never cancelled; and the creating task counts as a waiter only once it starts
-    /// waiting, so a cancelled joiner leaving before that cancels the creator's own creation.
-    case cancellationReachesUncancelledTask =
-        "FactoryKit defect: a task never cancelled gets CancellationError from a scoped async creation"
 }
 
 /// One worker's name and what it is doing, so a hang names the operation that did not return.
@@ -1504,8 +1464,7 @@ struct StressTests {
     /// throws, the creating task is cancelled, some waiters are cancelled, or the value is reset
     /// during the creation. Proves there are no lost wake-ups: every waiter returns (within the
     /// timeout), with the creation's error, `CancellationError` if it was cancelled, or else the
-    /// creation's one value (a known defect aside: `StressDefect.cancellationReachesUncancelledTask`),
-    /// and resolutions started after the reset get a value made after it.
+    /// creation's one value (a task never cancelled never gets `CancellationError`), and resolutions started after the reset get a value made after it.
     @Test func everyWaiterOfASingleFlightCreationReturns() async {
         let ledger = StressLedger()
         let deadline = StressDeadline()
@@ -1529,14 +1488,13 @@ struct StressTests {
             ledger.add(["async rounds": rounds])
         }
         _ = await crew.finish("no lost wake-ups")
-        ledger.expectNoFailures("no lost wake-ups", defects: [.cancellationReachesUncancelledTask])
+        ledger.expectNoFailures("no lost wake-ups")
         print(
             "StressTests.wakeUps: seed \(StressSettings.seedText), \(StressSettings.seconds) s: "
                 + "\(ledger.count("sync rounds")) sync rounds (\(ledger.count("sync resolutions")) threads), "
                 + "\(ledger.count("async rounds")) async rounds (\(ledger.count("async resolutions")) tasks: "
                 + "\(ledger.count("thrown")) got the creator's error, \(ledger.count("cancelled")) cancelled), "
-                + "\(ledger.failures) violations, \(ledger.knownFailures(.cancellationReachesUncancelledTask)) rounds "
-                + "where a task never cancelled got CancellationError (known issue)")
+                + "\(ledger.failures) violations")
     }
 }
 
@@ -1715,8 +1673,7 @@ private func asyncWakeRound(_ rng: inout StressRandom, number: Int, worker: Stre
         }
     }
     if !uncancelled.isEmpty {
-        ledger.known(
-            .cancellationReachesUncancelledTask,
+        ledger.fail(
             "async round \(number) (\(name)): \(uncancelled.joined(separator: ", ")), never cancelled, got "
                 + "CancellationError")
     }

@@ -26,21 +26,31 @@ class AsyncFlightBase: @unchecked Sendable {
 
 /// The creation runs in a task of its own, so it goes on when one waiter is cancelled. Waiters
 /// are resumed with its outcome; a cancelled waiter leaves at once with `CancellationError`, and
-/// when the last waiter has left, the creation is cancelled too.
+/// when the last waiter has left, the creation is cancelled too and leaves its slot, so that a
+/// resolution that starts afterwards makes a new one instead of joining a cancelled one.
+///
+/// The resolution that reserved the slot counts as a waiter from the start: a joiner cancelled
+/// before the creator begins waiting does not leave the creation without waiters.
 @usableFromInline
 final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
     @usableFromInline
     struct State {
         var outcome: Result<UncheckedSendable<T>, any Error>?
         var waiters: [Int: CheckedContinuation<UncheckedSendable<T>, any Error>] = [:]
-        var interested = 0
+        /// The creator, until it leaves, and every joiner still waiting.
+        var interested = 1
         var nextWaiter = 0
         var task: Task<Void, Never>?
+        /// Clears the slot if it still holds this creation; set by `start`.
+        var leaveSlot: (@Sendable () -> Void)?
+        /// Every waiter left and the creation was cancelled: joiners must look the slot up again.
+        var isAbandoned = false
     }
 
     let state = Locked(State())
 
-    /// Starts the creation. `publish` records the outcome in the scope before waiters see it.
+    /// Starts the creation. `publish` records the outcome in the scope before waiters see it; it
+    /// is also how an abandoned creation leaves its slot (with a failure, which is not cached).
     @usableFromInline
     func start(
         _ operation: @escaping @Sendable () async throws -> UncheckedSendable<T>,
@@ -56,12 +66,17 @@ final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
             publish(outcome)
             self.finish(outcome)
         }
-        state.withLock { $0.task = task }
+        state.withLock { state in
+            state.task = task
+            state.leaveSlot = { publish(.failure(CancellationError())) }
+        }
     }
 
     private func finish(_ outcome: Result<UncheckedSendable<T>, any Error>) {
         let waiters = state.withLock { state -> [CheckedContinuation<UncheckedSendable<T>, any Error>] in
             state.outcome = outcome
+            // It captures this flight: dropped here, it cannot keep the flight and its value alive.
+            state.leaveSlot = nil
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
@@ -69,11 +84,16 @@ final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
     }
 
     /// Waits for the outcome, or throws `CancellationError` as soon as the calling task is cancelled.
+    /// `isCreator` is true for the resolution that reserved the slot, already counted. Throws
+    /// `AbandonedCreation` to a joiner that arrives after every waiter left.
     @usableFromInline
-    func value() async throws -> T {
-        let id = state.withLock { state -> Int in
+    func value(isCreator: Bool) async throws -> T {
+        let id = try state.withLock { state -> Int in
+            if !isCreator {
+                if state.isAbandoned { throw AbandonedCreation() }
+                state.interested += 1
+            }
             state.nextWaiter += 1
-            state.interested += 1
             return state.nextWaiter
         }
         let result = try await withTaskCancellationHandler {
@@ -90,21 +110,43 @@ final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
         } onCancel: {
             leave(id)
         }
+        // The creation stored its outcome under `state`'s lock before resuming this waiter. The
+        // continuation orders the two, but ThreadSanitizer on Linux does not see that ordering
+        // (swiftlang/swift#57803) and reports the value's fields as raced; taking the lock that
+        // guarded the outcome makes it visible. Only waiters that suspended pay for it.
+        state.withLock { _ in }
         return result.value
     }
 
-    /// A waiter gives up; the last one to leave cancels the creation.
+    /// A waiter gives up; the last one to leave cancels the creation and clears its slot.
     private func leave(_ id: Int) {
-        let (waiter, orphanedTask) = state.withLock {
-            state -> (CheckedContinuation<UncheckedSendable<T>, any Error>?, Task<Void, Never>?) in
+        typealias Abandoned = (task: Task<Void, Never>?, leaveSlot: (@Sendable () -> Void)?)
+        let (waiter, abandoned) = state.withLock {
+            state -> (CheckedContinuation<UncheckedSendable<T>, any Error>?, Abandoned?) in
             guard state.outcome == nil else { return (nil, nil) }
             let waiter = state.waiters.removeValue(forKey: id)
             state.interested -= 1
-            return (waiter, state.interested == 0 ? state.task : nil)
+            guard state.interested == 0 else { return (waiter, nil) }
+            state.isAbandoned = true
+            defer { state.leaveSlot = nil }
+            return (waiter, (state.task, state.leaveSlot))
         }
         waiter?.resume(throwing: CancellationError())
-        orphanedTask?.cancel()
+        if let (task, leaveSlot) = abandoned {
+            leaveSlot?()
+            task?.cancel()
+        }
     }
+}
+
+/// Thrown to a resolution that joined a creation every other waiter had left (and which was
+/// cancelled): it looks the value up again.
+@usableFromInline
+struct AbandonedCreation: Error, CustomStringConvertible {
+    @usableFromInline init() {}
+
+    @usableFromInline
+    var description: String { "joined a creation every other waiter had left; resolving again" }
 }
 
 /// One step of an asynchronous resolution, carried in a task-local stack so cycles are found
