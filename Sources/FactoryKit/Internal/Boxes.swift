@@ -56,15 +56,13 @@ final class DecoratorBox<T>: @unchecked Sendable {
     init(_ decorate: @escaping @Sendable (T, Bool) -> Void) { self.decorate = decorate }
 }
 
-/// Lets generic code ask whether a value is `nil` and reach the object inside an optional.
+/// Lets generic code reach the value inside an optional, at any depth (`nil` for `none`).
 @usableFromInline
 protocol OptionalProtocol {
-    var isNil: Bool { get }
     var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalProtocol {
-    @usableFromInline var isNil: Bool { self == nil }
     @usableFromInline var wrappedAny: Any? {
         switch self {
         case .some(let wrapped): return (wrapped as? OptionalProtocol)?.wrappedAny ?? wrapped

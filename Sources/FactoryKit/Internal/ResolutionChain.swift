@@ -70,9 +70,6 @@ struct FrameStack {
     @inlinable
     var last: ResolutionFrame? { count == 0 ? nil : base[count - 1] }
 
-    @inlinable
-    subscript(index: Int) -> ResolutionFrame { base[index] }
-
     /// The index of the innermost frame that satisfies `predicate`.
     func lastIndex(where predicate: (ResolutionFrame) -> Bool) -> Int? {
         var index = count
