@@ -151,6 +151,32 @@ struct ReliabilityDefectTests {
         #expect(counter.count == 1)
     }
 
+    /// Tasks that wait for an async singleton's creation read the fields its `init` wrote. Under
+    /// ThreadSanitizer this reported a race, intermittently (4 runs in 50 of a 5,000-round
+    /// harness), because TSan on Linux does not see the ordering a continuation provides; waiters
+    /// now take the creation's lock before returning. Meaningful under `--sanitize=thread`, which
+    /// CI runs; elsewhere it checks that every waiter gets the one instance.
+    @Test func asyncSingletonWaitersReadWhatTheCreationWrote() async throws {
+        let container = Container()
+        let factory = AsyncFactory<AsyncDatabase>(container, key: "reliabilityAsyncHandOff") {
+            try await Task.sleep(nanoseconds: 20_000)
+            return AsyncDatabase(name: "database \(Int.random(in: 0..<1000))", number: 7)
+        }
+        .singleton
+        let deadline = Date(timeIntervalSinceNow: 0.3)
+        var rounds = 0
+        while Date() < deadline || rounds < 20 {
+            rounds += 1
+            let names = try await Scope.$singleton.withValue(Scope.Singleton()) {
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<8 { group.addTask { try await factory().name + "/\(try await factory().number)" } }
+                    return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+                }
+            }
+            #expect(names.count == 1)
+        }
+    }
+
     /// With `defaultScope = .cached`, naming `.cached` on the factory does not change its effective
     /// scope, so the cached value stays (as in Factory). Before the fix the write emptied the cache.
     @Test func namingTheDefaultScopeKeepsTheCachedValue() {
