@@ -150,7 +150,12 @@ extension FactoryIdentity {
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
         let (singleton, dropped) = container.manager.state.withLock { state -> (Scope.Singleton?, [StoredValue]) in
-            guard let record = state.existingRecord(for: key) else { return (nil, []) }
+            guard let record = state.existingRecord(for: key) else {
+                // Nothing stored here, but the singleton may hold a value this definition made
+                // through another container; with `defaultScope = .singleton` it is this one's too.
+                let isScopeReset = resetOptions == .all || resetOptions == .scope
+                return (isScopeReset ? (state.defaultScope as? Scope.Singleton)?.forCaller : nil, [])
+            }
             let scope = ((record.scope ?? state.defaultScope) as? Scope.Singleton)?.forCaller
             switch resetOptions {
             case .all:

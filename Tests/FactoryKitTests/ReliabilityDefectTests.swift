@@ -177,6 +177,30 @@ struct ReliabilityDefectTests {
         }
     }
 
+    /// A singleton is the definition's, whichever container made it: resetting the factory
+    /// through a container whose `defaultScope` is `.singleton` drops it, even when that container
+    /// never resolved it. Before the fix the reset did nothing there (found by a soak of the
+    /// reference model).
+    @Test func resettingThroughAnotherContainerDropsTheSingleton() {
+        let counter = Counter()
+        func factory(_ container: Container) -> Factory<Counted> {
+            Factory(container, key: "reliabilityResetElsewhere") { Counted(counter) }
+        }
+        let first = Container()
+        let second = Container()
+        first.manager.defaultScope = .singleton
+        second.manager.defaultScope = .singleton
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            let a = factory(first)()
+            #expect(factory(second)() === a)
+            let third = Container()
+            third.manager.defaultScope = .singleton
+            factory(third).reset()
+            #expect(factory(first)() !== a)
+            #expect(counter.count == 2)
+        }
+    }
+
     /// With `defaultScope = .cached`, naming `.cached` on the factory does not change its effective
     /// scope, so the cached value stays (as in Factory). Before the fix the write emptied the cache.
     @Test func namingTheDefaultScopeKeepsTheCachedValue() {
