@@ -41,10 +41,25 @@ extension FactoryIdentity {
             record.validatorSite = site
             guard !state.isAutoRegistering else { return }
             state.releaseCache(of: record)
-            if let singleton = (record.scope ?? state.defaultScope) as? Scope.Singleton {
-                state.release(singleton.forCaller.remove(singletonKey))
+            if Scope.Singleton.entryCount.value > 0 {
+                state.release(singletonCache(of: record, in: state).remove(singletonKey))
             }
         }
+    }
+
+    /// The singleton cache that holds, or would hold, this factory's singleton: its explicit
+    /// `Singleton` instance, else the caller's `Scope.singleton`.
+    ///
+    /// `register` and resets drop the factory's singleton there whatever scope the options name at
+    /// that instant: a container reset on another thread may clear them between the definition
+    /// re-applying `.singleton` and the write, and the value would then outlive the registration or
+    /// reset that should drop it. A factory that was never a singleton has nothing there to drop.
+    @usableFromInline
+    func singletonCache(of record: FactoryRecord?, in state: ManagerState) -> Scope.Singleton {
+        guard let scope = record?.scope ?? state.defaultScope, scope.kind == .singleton else {
+            return Scope.Singleton.current
+        }
+        return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
     }
 
     /// Sets the explicit scope. Re-applying the same scope, which a definition does on every
@@ -150,28 +165,26 @@ extension FactoryIdentity {
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
         let (singleton, dropped) = container.manager.state.withLock { state -> (Scope.Singleton?, [StoredValue]) in
-            guard let record = state.existingRecord(for: key) else {
-                // Nothing stored here, but the singleton may hold a value this definition made
-                // through another container; with `defaultScope = .singleton` it is this one's too.
-                let isScopeReset = resetOptions == .all || resetOptions == .scope
-                return (isScopeReset ? (state.defaultScope as? Scope.Singleton)?.forCaller : nil, [])
-            }
-            let scope = ((record.scope ?? state.defaultScope) as? Scope.Singleton)?.forCaller
+            let record = state.existingRecord(for: key)
+            // The singleton may hold a value of this definition made through this container or
+            // another, whatever the options say now (see `singletonCache(of:in:)`).
+            let singleton = singletonCache(of: record, in: state)
             switch resetOptions {
             case .all:
-                record.clearOptions()
-                return (scope, record.cache.drain())
-            case .registration:
-                record.registration = nil
-            case .context:
-                record.contexts = nil
+                record?.clearOptions()
+                return (singleton, record?.cache.drain() ?? [])
             case .scope:
-                return (scope, record.cache.drain())
+                return (singleton, record?.cache.drain() ?? [])
+            case .registration:
+                record?.registration = nil
+            case .context:
+                record?.contexts = nil
             case .none:
                 break
             }
             return (nil, [])
         }
-        ScopedShutdown.schedule(dropped + (singleton?.remove(singletonKey) ?? []))
+        let droppedSingleton = Scope.Singleton.entryCount.value > 0 ? singleton?.remove(singletonKey) ?? [] : []
+        ScopedShutdown.schedule(dropped + droppedSingleton)
     }
 }

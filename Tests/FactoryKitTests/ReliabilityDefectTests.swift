@@ -201,6 +201,29 @@ struct ReliabilityDefectTests {
         }
     }
 
+    /// `register` drops the definition's singleton whatever scope is in force when it runs: the
+    /// scope can change under it (here `defaultScope`; in the stress test, a container reset on
+    /// another thread clearing the options between the definition re-applying `.singleton` and the
+    /// write). Before the fix the old closure's singleton outlived the registration and was served
+    /// again once the singleton scope was back (found by a 20 s soak of the freshness stress test).
+    @Test func registeringDropsTheSingletonWhateverTheScopeInForce() {
+        let container = Container()
+        let factory = Factory<DefectLog>(container, key: "reliabilityRegisterDrops") { DefectLog("definition") }
+        Scope.$singleton.withValue(Scope.Singleton()) {
+            container.manager.defaultScope = .singleton
+            #expect(factory().name == "definition")
+            container.manager.defaultScope = nil
+            factory.register { DefectLog("registered") }
+            container.manager.defaultScope = .singleton
+            #expect(factory().name == "registered")
+            container.manager.defaultScope = nil
+            factory.reset(.scope)
+            factory.register { DefectLog("again") }
+            container.manager.defaultScope = .singleton
+            #expect(factory().name == "again")
+        }
+    }
+
     /// With `defaultScope = .cached`, naming `.cached` on the factory does not change its effective
     /// scope, so the cached value stays (as in Factory). Before the fix the write emptied the cache.
     @Test func namingTheDefaultScopeKeepsTheCachedValue() {

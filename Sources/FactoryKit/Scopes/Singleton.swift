@@ -33,6 +33,7 @@ extension Scope {
                     entry.isRemoved = true
                     entry.withdraw(into: &withdrawn)
                 }
+                Singleton.entryCount.add(-entries.count)
             }
             retire(withdrawn)
             Singleton.populationChanged(by: -1)
@@ -152,6 +153,7 @@ extension Scope {
                     entry.withdraw(into: &withdrawn)
                     dropped += entry.group.drain()
                 }
+                Singleton.entryCount.add(-entries.count)
                 entries.removeAll()
                 return dropped
             }
@@ -173,6 +175,7 @@ extension Scope {
                     entry.group = group
                     entries[key] = entry
                 }
+                Singleton.entryCount.add(entries.count)
             }
             return copy
         }
@@ -236,6 +239,7 @@ extension Scope {
             if let existing = entries[key] { return existing }
             let entry = SingletonEntry(key: key, owner: ObjectIdentifier(self))
             entries[key] = entry
+            Singleton.entryCount.add(1)
             return entry
         }
 
@@ -275,6 +279,12 @@ extension Scope {
             }
         }
 
+        /// How many entries all singleton caches hold together: while there are none, `register`
+        /// and resets, which drop a factory's singleton whatever its scope, skip the lookup. Changed
+        /// under the lock of the cache that changes; a thread that resolved a singleton (or
+        /// synchronized with one that did) reads its entry counted.
+        @usableFromInline static let entryCount = AtomicCounter()
+
         /// Drops one factory's values (every parameter variant).
         @usableFromInline
         @discardableResult
@@ -283,6 +293,7 @@ extension Scope {
             defer { retire(withdrawn) }
             return storage.withLock { entries in
                 guard let entry = entries.removeValue(forKey: key) else { return [] }
+                Singleton.entryCount.add(-1)
                 entry.isRemoved = true
                 entry.withdraw(into: &withdrawn)
                 return entry.group.drain()

@@ -30,7 +30,8 @@ struct PredictedDecoration: Equatable {
 /// - `graph` values live for one outermost resolution;
 /// - resets, `push`/`pop`, `defaultScope` and decorators as API.md §9 and §5 say, with
 ///   FactoryKit's fixes: `register` always takes effect, naming the scope already in force drops
-///   nothing.
+///   nothing, and `register`, `reset(.all)` and `reset(.scope)` drop the definition's singleton
+///   in the caller's cache whatever the scope in force.
 ///
 /// - a container of type A registers `plain` in `autoRegister()`, which runs before the first
 ///   write or resolution and again after `reset(.all)`/`reset(.registration)`; its `register`
@@ -117,9 +118,7 @@ struct ReferenceModel {
             write(factory, c, once: once) { record, model in
                 record.registration = "\(factory).reg\(generation)"
                 model.containers[c].caches[factory]?.values = [:]
-                if record.scope ?? model.containers[c].defaultScope == .singleton {
-                    model.dropSingleton(factory, c, s)
-                }
+                model.dropSingleton(factory, c, s)
             }
         case .setScope(let factory, let scope):
             let once = access(factory, c, s)
@@ -252,15 +251,14 @@ struct ReferenceModel {
 
     mutating func resetFactory(_ factory: ModelFactory, _ c: Int, _ s: Int, _ reset: ModelReset) {
         var record = containers[c].records[factory] ?? Record()
-        let isSingleton = (record.scope ?? containers[c].defaultScope) == .singleton
         switch reset {
         case .all:
             record = Record()
             containers[c].caches[factory]?.values = [:]
-            if isSingleton { dropSingleton(factory, c, s) }
+            dropSingleton(factory, c, s)
         case .scope:
             containers[c].caches[factory]?.values = [:]
-            if isSingleton { dropSingleton(factory, c, s) }
+            dropSingleton(factory, c, s)
         case .registration: record.registration = nil
         case .context: record.contexts = [:]
         case .none: break
