@@ -56,6 +56,9 @@ final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
         _ operation: @escaping @Sendable () async throws -> UncheckedSendable<T>,
         publish: @escaping @Sendable (Result<UncheckedSendable<T>, any Error>) -> Void
     ) {
+        // Before the task exists: a quick creation may finish, and `finish` clear it, before
+        // `start` could store it afterwards, and the closure captures this flight.
+        state.withLock { $0.leaveSlot = { publish(.failure(CancellationError())) } }
         let task = Task {
             let outcome: Result<UncheckedSendable<T>, any Error>
             do {
@@ -66,10 +69,7 @@ final class AsyncFlight<T>: AsyncFlightBase, @unchecked Sendable {
             publish(outcome)
             self.finish(outcome)
         }
-        state.withLock { state in
-            state.task = task
-            state.leaveSlot = { publish(.failure(CancellationError())) }
-        }
+        state.withLock { $0.task = task }
     }
 
     private func finish(_ outcome: Result<UncheckedSendable<T>, any Error>) {
