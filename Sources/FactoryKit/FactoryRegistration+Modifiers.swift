@@ -41,25 +41,25 @@ extension FactoryIdentity {
             record.validatorSite = site
             guard !state.isAutoRegistering else { return }
             state.releaseCache(of: record)
-            if Scope.Singleton.entryCount.value > 0 {
-                state.release(singletonCache(of: record, in: state).remove(singletonKey))
-            }
+            state.release(removeSingleton(of: record, in: state))
         }
     }
 
-    /// The singleton cache that holds, or would hold, this factory's singleton: its explicit
-    /// `Singleton` instance, else the caller's `Scope.singleton`.
+    /// Removes this factory's singleton from the cache that holds it: its explicit `Singleton`
+    /// instance, else the caller's `Scope.singleton`. Nothing to do while no singleton cache holds
+    /// any entry. Under the manager's lock, before the options are cleared.
     ///
-    /// `register` and resets drop the factory's singleton there whatever scope the options name at
-    /// that instant: a container reset on another thread may clear them between the definition
-    /// re-applying `.singleton` and the write, and the value would then outlive the registration or
-    /// reset that should drop it. A factory that was never a singleton has nothing there to drop.
-    @usableFromInline
-    func singletonCache(of record: FactoryRecord?, in state: ManagerState) -> Scope.Singleton {
+    /// `register` and resets drop the singleton whatever scope the options name at that instant:
+    /// a container reset on another thread may clear them between the definition re-applying
+    /// `.singleton` and the write, and the value would then outlive the registration or reset
+    /// that should drop it. A factory that was never a singleton has nothing there to drop.
+    @inlinable
+    func removeSingleton(of record: FactoryRecord?, in state: ManagerState) -> [StoredValue] {
+        guard Scope.Singleton.entryCount.value > 0 else { return [] }
         guard let scope = record?.scope ?? state.defaultScope, scope.kind == .singleton else {
-            return Scope.Singleton.current
+            return Scope.Singleton.current.remove(singletonKey)
         }
-        return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+        return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.remove(singletonKey)
     }
 
     /// Sets the explicit scope. Re-applying the same scope, which a definition does on every
@@ -164,17 +164,17 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let (singleton, dropped) = container.manager.state.withLock { state -> (Scope.Singleton?, [StoredValue]) in
+        let dropped = container.manager.state.withLock { state -> [StoredValue] in
+            // Even without a record here: the singleton may hold a value of this definition made
+            // through another container.
             let record = state.existingRecord(for: key)
-            // The singleton may hold a value of this definition made through this container or
-            // another, whatever the options say now (see `singletonCache(of:in:)`).
-            let singleton = singletonCache(of: record, in: state)
             switch resetOptions {
             case .all:
+                let singleton = removeSingleton(of: record, in: state)
                 record?.clearOptions()
-                return (singleton, record?.cache.drain() ?? [])
+                return singleton + (record?.cache.drain() ?? [])
             case .scope:
-                return (singleton, record?.cache.drain() ?? [])
+                return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
             case .registration:
                 record?.registration = nil
             case .context:
@@ -182,9 +182,8 @@ extension FactoryIdentity {
             case .none:
                 break
             }
-            return (nil, [])
+            return []
         }
-        let droppedSingleton = Scope.Singleton.entryCount.value > 0 ? singleton?.remove(singletonKey) ?? [] : []
-        ScopedShutdown.schedule(dropped + droppedSingleton)
+        ScopedShutdown.schedule(dropped)
     }
 }
