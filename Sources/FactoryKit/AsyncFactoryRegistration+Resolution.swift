@@ -100,7 +100,7 @@ extension AsyncFactoryRegistration {
                 frame.flight = flight
                 start(
                     flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
-                    entry: plan.singletonSlot, block: block)
+                    block: block)
                 value = try await join(flight, from: stack, isCreator: true)
                 tag = traced == nil ? .factory : closureTag(plan)
             }
@@ -190,13 +190,12 @@ extension AsyncFactoryRegistration {
     @usableFromInline
     func start(
         _ flight: AsyncFlight<T>, plan: AsyncResolutionPlan, parameter: UncheckedSendable<P>,
-        stack: [AsyncFrame], entry: (cache: Scope.Singleton, entry: SingletonEntry)?, block: ScopeBlock?
+        stack: [AsyncFrame], block: ScopeBlock?
     ) {
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let scope = plan.scope ?? .unique
         let description = self.description
         let manager = container.manager
-        let boxedEntry = UncheckedSendable(entry)
         AsyncResolution.$stack.withValue(stack) {
             flight.start(
                 {
@@ -211,7 +210,7 @@ extension AsyncFactoryRegistration {
                         block.publishAsync(
                             stored, key: blockKey, parameter: plan.cacheParameter, for: flight,
                             timestamp: timestamp, label: description)
-                    } else if let (singleton, entry) = boxedEntry.value {
+                    } else if let (singleton, entry) = plan.singletonSlot {
                         // The cache that holds `entry`: its lock guards the entry.
                         singleton.publishAsync(
                             stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
