@@ -81,12 +81,15 @@ public nonisolated struct Factory<T>: FactoryModifying {
         return self
     }
 
-    /// Registers a closure: `Container.shared.service { MockService() }` is
-    /// `Container.shared.service.register { MockService() }`.
-    @inlinable @inline(__always)
-    public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
-        register(factory: factory)
-    }
+    #if !canImport(SwiftUI)
+        // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
+        /// Registers a closure: `Container.shared.service { MockService() }` is
+        /// `Container.shared.service.register { MockService() }`.
+        @inlinable @inline(__always)
+        public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
+            register(factory: factory)
+        }
+    #endif
 }
 
 extension Factory: @unchecked Sendable where T: Sendable {}

@@ -35,14 +35,44 @@ extension FactoryIdentity {
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
     func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
+        _ = registerReplacing(box, validator: validator)
+    }
+
+    /// Registers `box` like ``register(_:validator:)`` and returns the registration it replaced,
+    /// so that ``restoreRegistration(_:ifCurrent:)`` can put it back. Returns `nil` when `once`
+    /// blocked the write, so there is nothing to undo.
+    func registerReplacing(_ box: AnyObject, validator: (any FactoryValidating.Type)?) -> ReplacedRegistration? {
+        var replaced: ReplacedRegistration?
         write { record, state in
+            replaced = ReplacedRegistration(
+                registration: record.registration, validator: record.validator, validatorSite: record.validatorSite)
             record.registration = box
             record.validator = validator
             record.validatorSite = site
-            guard !state.isAutoRegistering else { return }
-            state.releaseCache(of: record)
-            state.release(removeSingleton(of: record, in: state))
+            invalidateForRegistration(record, in: &state)
         }
+        return replaced
+    }
+
+    /// Puts back the registration that `box` replaced, if `box` is still the factory's
+    /// registration: a later registration, or a reset, wins over the undo. Invalidates cached
+    /// values as registering does.
+    func restoreRegistration(_ replaced: ReplacedRegistration, ifCurrent box: AnyObject) {
+        write { record, state in
+            guard record.registration === box else { return }
+            record.registration = replaced.registration
+            record.validator = replaced.validator
+            record.validatorSite = replaced.validatorSite
+            invalidateForRegistration(record, in: &state)
+        }
+    }
+
+    /// Drops what the factory's scopes cache, so the next resolution uses the registration just
+    /// written; inside `autoRegister()` nothing is dropped.
+    private func invalidateForRegistration(_ record: FactoryRecord, in state: inout ManagerState) {
+        guard !state.isAutoRegistering else { return }
+        state.releaseCache(of: record)
+        state.release(removeSingleton(of: record, in: state))
     }
 
     /// Removes this factory's singleton from the cache that holds it: its explicit `Singleton`
@@ -186,4 +216,14 @@ extension FactoryIdentity {
         }
         ScopedShutdown.schedule(dropped)
     }
+}
+
+/// A factory's registration as it was before ``FactoryIdentity/registerReplacing(_:validator:)``
+/// replaced it: the closure box (`nil` for none) and what validation knows of it.
+struct ReplacedRegistration: @unchecked Sendable {
+    // The box holds a closure that was registered from any thread; it is only handed back to the
+    // record, under the manager's lock, never called here.
+    let registration: AnyObject?
+    let validator: (any FactoryValidating.Type)?
+    let validatorSite: DefinitionSite?
 }

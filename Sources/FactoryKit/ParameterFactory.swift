@@ -49,11 +49,14 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
         return self
     }
 
-    /// Registers a closure: `Container.shared.profile { id in MockProfile(id) }`.
-    @inlinable @inline(__always)
-    public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) {
-        register(factory: factory)
-    }
+    #if !canImport(SwiftUI)
+        // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
+        /// Registers a closure: `Container.shared.profile { id in MockProfile(id) }`.
+        @inlinable @inline(__always)
+        public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) {
+            register(factory: factory)
+        }
+    #endif
 }
 
 extension ParameterFactory: @unchecked Sendable where P: Sendable, T: Sendable {}

@@ -16,10 +16,13 @@ public nonisolated protocol SharedContainer: ManagedContainer {
 }
 
 extension SharedContainer {
-    /// Configures the container in one block: `Container.shared { $0.api { MockAPI() } }`.
-    public func callAsFunction(_ transform: (Self) -> Void) {
-        transform(self)
-    }
+    #if !canImport(SwiftUI)
+        // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
+        /// Configures the container in one block: `Container.shared { $0.api { MockAPI() } }`.
+        public func callAsFunction(_ transform: (Self) -> Void) {
+            transform(self)
+        }
+    #endif
 
     /// Configures the container in one asynchronous block, which may hop to an actor to register
     /// actor-isolated factories. Returns the container.
