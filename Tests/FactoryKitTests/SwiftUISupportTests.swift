@@ -239,6 +239,15 @@ struct ViewObjectTests {
         #expect(created == 2)
     }
 
+    @Test nonisolated func aCallerOffTheMainActorAwaitsTheMainActor() async {
+        // `object(from:)` is main-actor isolated: code elsewhere can only await it, and the
+        // object is then created on the main actor. (A key path to a main-actor factory, such as
+        // `sceneModel`, cannot even be formed here.)
+        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
+        let greeting = await ViewContainers().adding(registration).resolve(\Container.sceneGreeting)
+        #expect(greeting == "mock")
+    }
+
     @Test func theObjectIsARealObservable() {
         let model = ViewObjectHolder<SceneGreetingModel>().object {
             ViewContainers().object(from: .factory(\Container.sceneModel))

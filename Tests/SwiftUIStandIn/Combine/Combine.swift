@@ -56,7 +56,6 @@ extension ObservableObject where Self.ObjectWillChangePublisher == ObservableObj
 @propertyWrapper
 public struct Published<Value> {
     public init(wrappedValue: Value) { storage = wrappedValue }
-    public init(initialValue: Value) { storage = initialValue }
     private var storage: Value
     public var wrappedValue: Value {
         get { storage }

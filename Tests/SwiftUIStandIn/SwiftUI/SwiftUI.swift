@@ -189,12 +189,10 @@ public struct Environment<Value>: DynamicProperty {
 @frozen @propertyWrapper
 public struct State<Value>: DynamicProperty {
     public init(wrappedValue value: Value) {}
-    public init(initialValue value: Value) {}
     public var wrappedValue: Value {
         get { fatalError() }
         nonmutating set {}
     }
-    public var projectedValue: Binding<Value> { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/binding
@@ -234,23 +232,8 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
     }
 
     @MainActor @preconcurrency public init(wrappedValue: ObjectType) {}
-    @MainActor @preconcurrency public init(initialValue: ObjectType) {}
     public var wrappedValue: ObjectType { fatalError() }
     public var projectedValue: ObservedObject<ObjectType>.Wrapper { fatalError() }
-}
-
-// https://developer.apple.com/documentation/swiftui/bindable
-@dynamicMemberLookup @propertyWrapper
-public struct Bindable<Value> {
-    public init(wrappedValue: Value) where Value: AnyObject, Value: Observable {}
-    public init(_ wrappedValue: Value) where Value: AnyObject, Value: Observable {}
-    public var wrappedValue: Value { fatalError() }
-    public var projectedValue: Bindable<Value> { self }
-    public subscript<Subject>(
-        dynamicMember keyPath: ReferenceWritableKeyPath<Value, Subject>
-    ) -> Binding<Subject> where Value: AnyObject {
-        fatalError()
-    }
 }
 
 // MARK: Apps and scenes
