@@ -79,13 +79,15 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// resolution completes:
     /// `0: Container.service<Service> = F:140264090034416 Service`
     /// (depth, indented factory, `F` original closure / `R` registration / `O` context override /
-    /// `C` cache hit, the value's address and its runtime type). Works in every build.
+    /// `C` cache hit, the object's identity for class instances, and the runtime type). Works in
+    /// every build.
     public var trace: Bool {
         get { Diagnostics.settings.withLock { $0.trace } }
         set { Diagnostics.settings.withLock { $0.trace = newValue } }
     }
 
-    /// Receives trace lines and FactoryKit's warnings; `print` by default. Process-wide.
+    /// Receives trace lines and FactoryKit's warnings; by default each line goes to standard
+    /// error, so it never mixes into a program's output. Process-wide.
     public var logger: (String) -> Void {
         get { Diagnostics.settings.withLock { $0.logger } }
         set { Diagnostics.settings.withLock { $0.logger = newValue } }

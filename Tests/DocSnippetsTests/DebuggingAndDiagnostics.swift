@@ -26,7 +26,7 @@ struct DebuggingAndDiagnosticsArticleTests {
 
 // Never called: the trace switch, the logger and graph recording are process-wide.
 func turnOnTheTrace() {
-    Container.shared.manager.logger = { print($0) }  // the default
+    Container.shared.manager.logger = { print($0) }  // standard output; standard error by default
     Container.shared.manager.trace = true
 }
 

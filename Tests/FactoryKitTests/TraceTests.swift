@@ -18,6 +18,11 @@ final class TraceContainer: SharedContainer {
     var traceLeaf: Factory<TraceLeaf> { self { TraceLeaf() }.cached }
     var traceRoot: Factory<TraceRoot> { self { TraceRoot(left: self.traceLeaf(), right: self.traceLeaf()) } }
     var traceExistential: Factory<any Greeting> { self { MockGreeter("traced") } }
+    var traceValue: Factory<TraceValue> { self { TraceValue(id: 1) }.cached }
+}
+
+struct TraceValue: Sendable {
+    let id: Int
 }
 
 final class TraceStore: Sendable {}
@@ -85,6 +90,35 @@ struct TraceTests {
         #expect(
             lines == [
                 "0: TraceContainer.traceLeaf<TraceLeaf> = O:\(Int(bitPattern: ObjectIdentifier(leaf!))) TraceLeaf"
+            ])
+    }
+
+    @Test func aValueTypeIsTracedWithoutAnAddress() {
+        let container = TraceContainer()
+        let lines = traced {
+            _ = container.traceValue()
+            _ = container.traceValue()
+        }
+        // Boxing a struct to print an address showed a new, meaningless address each time.
+        #expect(
+            lines == [
+                "0: TraceContainer.traceValue<TraceValue> = F TraceValue",
+                "0: TraceContainer.traceValue<TraceValue> = C TraceValue",
+            ])
+    }
+
+    @Test func aClassInstanceHasOneIdentityFromCreationToCacheHit() {
+        let container = TraceContainer()
+        var leaf: TraceLeaf?
+        let lines = traced {
+            leaf = container.traceLeaf()
+            _ = container.traceLeaf()
+        }
+        let identity = Int(bitPattern: ObjectIdentifier(leaf!))
+        #expect(
+            lines == [
+                "0: TraceContainer.traceLeaf<TraceLeaf> = F:\(identity) TraceLeaf",
+                "0: TraceContainer.traceLeaf<TraceLeaf> = C:\(identity) TraceLeaf",
             ])
     }
 

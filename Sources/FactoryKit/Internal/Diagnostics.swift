@@ -1,3 +1,5 @@
+import Foundation
+
 #if !canImport(Darwin)
     import Synchronization
 #endif
@@ -17,7 +19,7 @@ enum Diagnostics {
         var recorders: [GraphRecorder] = [] {
             didSet { Diagnostics.setObserving(trace || !recorders.isEmpty) }
         }
-        var logger: (String) -> Void = { print($0) }
+        var logger: (String) -> Void = Diagnostics.writeToStandardError
         var circularDependencyTesting = true
         var slowWaitThreshold: Double = 5
     }
@@ -79,9 +81,13 @@ enum Diagnostics {
     }
 
     /// The end of a trace line: ` = F:140234 LiveService`, the tag saying where the value came from
-    /// (F the factory, R a registration, O a context override, C a cache).
+    /// (F the factory, R a registration, O a context override, C a cache), then the object's
+    /// identity, for class instances only (a value type has none: boxing it to print an address
+    /// would show a new one each time), then the runtime type.
     static func traceSuffix<T>(tag: ValueOrigin, value: T) -> String {
-        " = \(tag.letter):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(type(of: value as Any))"
+        let runtimeType = type(of: value as Any)
+        guard runtimeType is AnyObject.Type else { return " = \(tag.letter) \(runtimeType)" }
+        return " = \(tag.letter):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(runtimeType)"
     }
 
     static func scopeName(_ scope: Scope?) -> String {
@@ -93,6 +99,12 @@ enum Diagnostics {
         case .graph: return "graph"
         case .taskBound: return "task-bound"
         }
+    }
+
+    /// The default logger: one line to standard error, so diagnostics never mix into what a
+    /// program prints to standard output.
+    static func writeToStandardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Sends a line to the user's logger, outside the lock so the logger may itself use FactoryKit.
