@@ -125,15 +125,24 @@ public struct DependencyGraph: Sendable, Codable, Equatable {
 
 /// Collects one recording's nodes and edges; shared by every thread that resolves meanwhile.
 final class GraphRecorder: @unchecked Sendable {
-    /// The one container whose resolutions this recorder keeps, or nil for all.
-    private let only: ObjectIdentifier?
+    /// The containers whose resolutions this recorder keeps, or nil for all.
+    private let only: Locked<Set<ObjectIdentifier>>?
 
-    init(only container: (any ManagedContainer)? = nil) {
-        only = container.map { ObjectIdentifier($0) }
+    /// A recorder of every container's resolutions, or, with `containers`, of only theirs
+    /// (``keep(_:)`` adds more). The caller keeps those containers alive while recording, so an
+    /// identifier is never reused meanwhile.
+    init(only containers: [any ManagedContainer]? = nil) {
+        only = containers.map { Locked(Set($0.map { ObjectIdentifier($0) })) }
+    }
+
+    /// Records `container`'s resolutions as well.
+    func keep(_ container: any ManagedContainer) {
+        only?.withLock { _ = $0.insert(ObjectIdentifier(container)) }
     }
 
     func records(_ container: any ManagedContainer) -> Bool {
-        only == nil || only == ObjectIdentifier(container)
+        guard let only else { return true }
+        return only.withLock { $0.contains(ObjectIdentifier(container)) }
     }
 
     private struct State {

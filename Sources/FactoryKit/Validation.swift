@@ -1,5 +1,5 @@
 /// A problem found by `validate`: a factory that threw, a dependency cycle, a promised factory
-/// never registered, or a scope smell.
+/// never registered, a scope smell, or a listed factory it could not resolve.
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Sendable, Equatable {
@@ -12,6 +12,8 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
         /// A longer-lived value captures a shorter-lived one, such as a singleton depending on a
         /// unique or cached value.
         case scopeSmell
+        /// A listed factory takes a parameter, so it could not be resolved.
+        case skipped
     }
 
     /// What kind of problem it is.
@@ -34,7 +36,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
 
 extension ManagedContainer {
     /// Resolves `factories` in a fresh container and reports what is wrong with the wiring,
-    /// without crashing on what can be caught.
+    /// without crashing.
     ///
     /// ```swift
     /// @Test func wiringIsSound() async throws {
@@ -42,40 +44,56 @@ extension ManagedContainer {
     /// }
     /// ```
     ///
-    /// `fresh` makes the container to resolve in, so this container's caches are left alone; its
-    /// singletons are a new, empty set, so validation neither sees nor leaves process-wide
-    /// singletons. With no factories listed, every factory registered on the fresh container
-    /// (for example in `autoRegister()`) is resolved.
+    /// `fresh` makes the containers to resolve in, one per factory, so this container's caches
+    /// are left alone; each comes with a new, empty set of singletons, so validation neither sees
+    /// nor leaves process-wide singletons. With no factories listed, every factory registered on
+    /// a fresh container (for example in `autoRegister()`) is resolved, and a line saying which
+    /// were resolved and which were skipped goes to the logger.
     ///
-    /// Reported: each async factory that throws, each cycle among async factories (with its path),
-    /// each `promised()` factory resolved but never registered, and each singleton that depends on a
-    /// unique, cached, shared or graph value, capturing it forever. Parameter factories need a
-    /// parameter and are skipped. A cycle among synchronous factories stops the program (it cannot
-    /// be unwound); check for one with an exit test, as the documentation shows.
+    /// Reported: each factory in a dependency cycle (with its path), each async factory that
+    /// throws, each `promised()` factory resolved but never registered, each singleton that
+    /// depends on a unique, cached, shared or graph value, capturing it forever, and each listed
+    /// factory that cannot be resolved without a parameter (`skipped`).
+    ///
+    /// A synchronous factory is resolved on a thread of its own, with `Container.shared` and the
+    /// validation's singletons bound as they are here: a cycle cannot be unwound, so that thread is
+    /// left parked for the rest of the process and the cycle is reported. (Other task-local
+    /// values of the caller are not bound there. A synchronous cycle reached from inside an async
+    /// factory still stops the program.)
     public func validate(_ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self) async throws
         -> [ValidationIssue]
     {
-        let container = fresh()
-        container.manager.promiseTriggersError = false
         let sink = ValidationSink()
-        let recorder = GraphRecorder(only: container)
+        let recorder = GraphRecorder(only: [])
         Diagnostics.settings.withLock { $0.recorders.append(recorder) }
         defer { Diagnostics.settings.withLock { $0.recorders.removeAll { $0 === recorder } } }
-        try await Scope.$singleton.withValue(Scope.Singleton()) {
-            try await ValidationSink.$current.withValue(sink) {
-                let targets: [any ValidatableFactory]
-                if factories.isEmpty {
-                    targets = container.registeredFactories()
-                } else {
-                    targets = factories.compactMap { container[keyPath: $0] as? any ValidatableFactory }
-                }
-                for target in targets {
-                    try Task.checkCancellation()
-                    if let issue = await target.validationIssue() { sink.report(issue) }
-                }
+        // Kept alive until the graph is read, so the recorder's identifiers stay theirs.
+        var containers: [Self] = []
+        func nextContainer() -> Self {
+            let container = fresh()
+            container.manager.promiseTriggersError = false
+            recorder.keep(container)
+            containers.append(container)
+            return container
+        }
+        let shared = Container.shared
+        if factories.isEmpty {
+            let registered = nextContainer().registeredFactories()
+            for factory in registered.resolvable {
+                try Task.checkCancellation()
+                let target = factory.rebound(to: nextContainer())
+                await target.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+            }
+            Diagnostics.log(Self.summary(of: registered))
+        } else {
+            for keyPath in factories {
+                try Task.checkCancellation()
+                let container = nextContainer()
+                guard let target = container[keyPath: keyPath] as? any ValidatableFactory else { continue }
+                await target.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
             }
         }
-        return sink.issues + Self.scopeSmells(in: recorder.graph)
+        return withExtendedLifetime(containers) { sink.issues + Self.scopeSmells(in: recorder.graph) }
     }
 
     /// Validates the listed factories; see ``validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.
@@ -85,14 +103,36 @@ extension ManagedContainer {
         try await validate(factories, in: fresh())
     }
 
-    /// Every factory registered on this container, as something validation can resolve.
-    func registeredFactories() -> [any ValidatableFactory] {
+    /// Every factory registered on this container: those validation can resolve, and the names
+    /// of those it cannot (they take a parameter).
+    func registeredFactories() -> (resolvable: [BoundValidator], skipped: [String]) {
         manager.withState(of: self) { state in
-            state.records.values.compactMap { record in
-                guard let validator = record.validator, let site = record.validatorSite else { return nil }
-                return BoundValidator(container: self, name: record.key.name, site: site, validator: validator)
+            var resolvable: [BoundValidator] = []
+            var skipped: [String] = []
+            for record in state.records.values where record.registration != nil {
+                if let validator = record.validator, let site = record.validatorSite {
+                    resolvable.append(
+                        BoundValidator(container: self, name: record.key.name, site: site, validator: validator))
+                } else {
+                    skipped.append("\(Self.self).\(record.key.name.string)")
+                }
             }
+            return (resolvable.sorted { $0.description < $1.description }, skipped.sorted())
         }
+    }
+
+    /// What `validate()` with no factories listed says it did.
+    static func summary(of registered: (resolvable: [BoundValidator], skipped: [String])) -> String {
+        let resolved = registered.resolvable.map(\.description)
+        var text =
+            "FactoryKit: validate() resolved the \(resolved.count) factories registered on \(Self.self)"
+            + (resolved.isEmpty ? "" : ": " + resolved.joined(separator: ", "))
+        if !registered.skipped.isEmpty {
+            text +=
+                "; skipped \(registered.skipped.count) that take a parameter: "
+                + registered.skipped.joined(separator: ", ")
+        }
+        return text + "."
     }
 
     static func scopeSmells(in graph: DependencyGraph) -> [ValidationIssue] {
@@ -121,60 +161,116 @@ extension Container {
 
 /// Something `validate` can resolve and judge.
 protocol ValidatableFactory {
-    func validationIssue() async -> ValidationIssue?
+    /// Resolves the factory and reports what is wrong to `sink`. A synchronous factory runs on a
+    /// thread of its own with `shared` and `singletons` bound (see ``ValidationThread``).
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async
 }
 
 /// Resolves a registered factory, named by its key and definition site, on a given container: how
 /// validation reaches what `autoRegister()` set up.
 @usableFromInline
 protocol FactoryValidating {
-    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
-        -> ValidationIssue?
+    /// How to resolve the factory named `name` on `container`.
+    static func resolution(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite)
+        -> ValidationResolution
+}
+
+/// A resolution validation runs: synchronous ones on a thread of their own.
+@usableFromInline
+enum ValidationResolution {
+    case synchronous(() -> Void)
+    case asynchronous(() async -> ValidationIssue?)
 }
 
 @usableFromInline
 enum SyncValidator<T>: FactoryValidating {
     @usableFromInline
-    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
-        -> ValidationIssue?
+    static func resolution(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite)
+        -> ValidationResolution
     {
-        _ = Factory<T>(container, name: name, site: site) { fatalError("registered") }()
-        return nil
+        .synchronous { _ = Factory<T>(container, name: name, site: site) { fatalError("registered") }() }
     }
 }
 
 @usableFromInline
 enum AsyncValidator<T>: FactoryValidating {
     @usableFromInline
-    static func validate(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite) async
-        -> ValidationIssue?
+    static func resolution(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite)
+        -> ValidationResolution
     {
-        let factory = AsyncFactory<T>(container, name: name, site: site) {
-            fatalError("registered")
+        .asynchronous {
+            let factory = AsyncFactory<T>(container, name: name, site: site) { fatalError("registered") }
+            return await ValidationSink.issue(resolving: factory.registration.description) { _ = try await factory() }
         }
-        return await ValidationSink.issue(resolving: factory.registration.description) { _ = try await factory() }
     }
 }
 
-struct BoundValidator: ValidatableFactory {
+/// A registered factory, named by its key and definition site, bound to a container.
+struct BoundValidator: ValidatableFactory, @unchecked Sendable {
+    // Sent to a validation thread; the container is Sendable and the rest are plain values.
     let container: any ManagedContainer
     let name: LiteralText
     let site: DefinitionSite
     let validator: any FactoryValidating.Type
 
-    func validationIssue() async -> ValidationIssue? { await validator.validate(container, name: name, site: site) }
+    var description: String { "\(type(of: container)).\(name.string)" }
+
+    /// The same factory on another container.
+    func rebound(to container: any ManagedContainer) -> BoundValidator {
+        BoundValidator(container: container, name: name, site: site, validator: validator)
+    }
+
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+        switch validator.resolution(container, name: name, site: site) {
+        case .synchronous(let resolve):
+            await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons, resolve)
+        case .asynchronous(let resolve):
+            let issue = await ValidationSink.$current.withValue(sink) {
+                await Scope.$singleton.withValue(singletons) { await resolve() }
+            }
+            if let issue { sink.report(issue) }
+        }
+    }
 }
 
 extension Factory: ValidatableFactory {
-    func validationIssue() async -> ValidationIssue? {
-        _ = resolve()
-        return nil
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+        await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons) { _ = resolve() }
     }
 }
 
 extension AsyncFactory: ValidatableFactory {
-    func validationIssue() async -> ValidationIssue? {
-        await ValidationSink.issue(resolving: registration.description) { _ = try await resolve() }
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+        let description = registration.description
+        let issue = await ValidationSink.$current.withValue(sink) {
+            await Scope.$singleton.withValue(singletons) {
+                await ValidationSink.issue(resolving: description) { _ = try await resolve() }
+            }
+        }
+        if let issue { sink.report(issue) }
+    }
+}
+
+extension ParameterFactory: ValidatableFactory {
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+        sink.report(ValidationIssue.skipped(registration.description))
+    }
+}
+
+extension AsyncParameterFactory: ValidatableFactory {
+    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+        sink.report(ValidationIssue.skipped(registration.description))
+    }
+}
+
+extension ValidationIssue {
+    /// A listed factory that validation cannot resolve, because it takes a parameter.
+    static func skipped(_ factory: String) -> ValidationIssue {
+        ValidationIssue(
+            kind: .skipped, factory: factory,
+            message:
+                "\(factory) takes a parameter, so validate cannot resolve it and skipped it. Validate the factories "
+                + "it resolves instead, or a Factory that calls it with a typical parameter.")
     }
 }
 

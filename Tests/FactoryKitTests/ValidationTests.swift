@@ -35,6 +35,20 @@ extension Container {
             return ValidationService()
         }.singleton
     }
+    var validationSyncCycleA: Factory<ValidationService> {
+        self {
+            _ = self.validationSyncCycleB()
+            return ValidationService()
+        }.cached
+    }
+    var validationSyncCycleB: Factory<ValidationService> {
+        self {
+            _ = self.validationSyncCycleA()
+            return ValidationService()
+        }
+    }
+    var validationParameter: ParameterFactory<Int, ValidationService> { self { _ in ValidationService() } }
+    var validationAsyncParameter: AsyncParameterFactory<Int, ValidationService> { self { _ in ValidationService() } }
     var validationSingleton: Factory<ValidationService> {
         self {
             _ = self.validationGood()
@@ -48,9 +62,11 @@ final class ValidationAutoContainer: SharedContainer, AutoRegistering {
     let manager = ContainerManager()
     var fine: Factory<String> { self { "fine" } }
     var broken: AsyncFactory<String> { self { "definition" } }
+    var lookup: ParameterFactory<Int, String> { self { "\($0)" } }
     func autoRegister() {
         fine.register { "registered" }
         broken.register { throw ValidationFailure() }
+        lookup.register { "registered \($0)" }
     }
 }
 
@@ -117,8 +133,39 @@ struct ValidationTests {
     }
 
     @Test func withNoFactoriesListedValidatesEverythingRegistered() async throws {
+        let mark = TestLog.mark()
         let issues = try await ValidationAutoContainer.shared.validate(in: ValidationAutoContainer())
         #expect(issues.map(\.factory) == ["ValidationAutoContainer.broken<String>"])
         #expect(issues.map(\.kind) == [.threw])
+        // It says what it resolved and what it skipped.
+        #expect(
+            TestLog.lines(since: mark).contains(
+                "FactoryKit: validate() resolved the 2 factories registered on ValidationAutoContainer: "
+                    + "ValidationAutoContainer.broken, ValidationAutoContainer.fine; skipped 1 that take a parameter: "
+                    + "ValidationAutoContainer.lookup."))
+    }
+
+    @Test func reportsASynchronousCycleWithItsPathInsteadOfStopping() async throws {
+        let issues = try await Container.shared.validate(
+            \.validationSyncCycleA, \.validationGood, \.validationSyncCycleB)
+        #expect(issues.map(\.kind) == [.cycle, .cycle])
+        #expect(
+            issues.first?.message.hasPrefix(
+                "Dependency cycle: Container.validationSyncCycleA<ValidationService> → Container.validationSyncCycleB<ValidationService> → Container.validationSyncCycleA<ValidationService>."
+            ) == true)
+        // Each factory is validated in a container of its own, so the cycle left half-created
+        // by the first does not hold up the second, which finds the same cycle.
+        #expect(
+            issues.map(\.factory) == Array(repeating: "Container.validationSyncCycleA<ValidationService>", count: 2))
+    }
+
+    @Test func reportsListedParameterFactoriesAsSkipped() async throws {
+        let issues = try await Container.shared.validate(\.validationParameter, \.validationAsyncParameter)
+        #expect(issues.map(\.kind) == [.skipped, .skipped])
+        #expect(
+            issues.first?.message
+                == "Container.validationParameter<ValidationService> takes a parameter, so validate cannot resolve it "
+                + "and skipped it. Validate the factories it resolves instead, or a Factory that calls it with a "
+                + "typical parameter.")
     }
 }
