@@ -41,3 +41,42 @@ extension Container {
     var coordinator: Factory<Coordinator> { self { Coordinator() }.cached }
     var featureFlags: Factory<FeatureFlags> { self { FeatureFlags() } }
 }
+
+protocol UploadAPI: Sendable {
+    func upload(_ data: [UInt8]) -> Int
+}
+
+protocol UploadClock: Sendable {
+    var now: Int { get }
+}
+
+struct LiveUploadAPI: UploadAPI {
+    func upload(_ data: [UInt8]) -> Int { data.count }
+}
+
+struct FixedUploadClock: UploadClock {
+    let now = 42
+}
+
+extension Container {
+    var uploadAPI: Factory<any UploadAPI> { self { LiveUploadAPI() } }
+    var uploadClock: Factory<any UploadClock> { self { FixedUploadClock() } }
+}
+
+final class Uploader: Sendable {
+    let api = dependency(\.uploadAPI)
+    let clock: any UploadClock
+
+    init() {
+        clock = Container.shared.uploadClock()
+    }
+}
+
+@Suite(.container)
+struct SendableClassArticleTests {
+    @Test func aSendableClassResolvesIntoLetProperties() {
+        let uploader = Uploader()
+        #expect(uploader.api.upload([1, 2, 3]) == 3)
+        #expect(uploader.clock.now == 42)
+    }
+}

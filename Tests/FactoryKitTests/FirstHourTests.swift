@@ -19,3 +19,63 @@ struct DiagnosticsOutputTests {
         #expect(errors.contains("FactoryKit: pop() without a matching push()"))
     }
 }
+
+/// What the compiler says when a property wrapper is given a factory it cannot resolve, or used
+/// where it cannot compile. Each case runs the compiler on a small file (about a second).
+@Suite
+struct MisuseMessageTests {
+    private static let declarations = """
+        import FactoryKit
+        protocol Greeting: Sendable {}
+        struct Hello: Greeting {}
+        final class Clock {}
+        extension Container {
+            var greeting: Factory<any Greeting> { self { Hello() } }
+            var asyncClock: AsyncFactory<Clock> { self { Clock() } }
+            var profile: ParameterFactory<Int, String> { self { "user \\($0)" } }
+        }
+
+        """
+
+    @Test func aWrapperGivenAnAsyncOrParameterFactorySaysWhatToWriteInstead() throws {
+        let errors = try TypeChecker.errors(
+            in: Self.declarations + """
+                final class Model {
+                    @Injected(\\.asyncClock) var clock
+                    @LazyInjected(\\.profile) var profile
+                    @WeakLazyInjected(\\.asyncClock) var weakClock
+                    @DynamicInjected(\\.profile) var dynamicProfile
+                }
+                """)
+        #expect(
+            errors == [
+                "11: 'init(_:)' is unavailable: @Injected cannot await an AsyncFactory. Resolve it in async code: "
+                    + "`try await Container.shared.name()` or `try await dependency(\\.name)`.",
+                "12: 'init(_:)' is unavailable: @LazyInjected cannot pass a parameter to a ParameterFactory. Call it "
+                    + "with one: `Container.shared.name(parameter)` or `dependency(\\.name, parameter: parameter)`.",
+                "13: 'init(_:)' is unavailable: @WeakLazyInjected cannot await an AsyncFactory. Resolve it in async "
+                    + "code: `try await Container.shared.name()` or `try await dependency(\\.name)`.",
+                "14: 'init(_:)' is unavailable: @DynamicInjected cannot pass a parameter to a ParameterFactory. Call "
+                    + "it with one: `Container.shared.name(parameter)` or `dependency(\\.name, parameter: parameter)`.",
+            ])
+    }
+
+    @Test func aSendableClassTakesItsDependenciesInLetProperties() throws {
+        // A property wrapper's storage is a `var`, which a Sendable class cannot have: the
+        // compiler's message, and the pattern that works instead.
+        let errors = try TypeChecker.errors(
+            in: Self.declarations + """
+                final class Wrapped: Sendable {
+                    @Injected(\\.greeting) var greeting
+                }
+                final class Resolved: Sendable {
+                    let greeting = dependency(\\.greeting)
+                    let sameGreeting: any Greeting
+                    init() {
+                        sameGreeting = Container.shared.greeting()
+                    }
+                }
+                """)
+        #expect(errors == ["11: stored property '_greeting' of 'Sendable'-conforming class 'Wrapped' is mutable"])
+    }
+}
