@@ -111,8 +111,7 @@ extension AsyncFactoryModifying {
 }
 
 extension AsyncFactoryModifying where T: Sendable {
-    /// Sets the factory's scope. Changing it drops the values the previous scope held. The
-    /// `graph` scope does not apply to async factories, which then create a new value each time.
+    /// Sets the factory's scope. Changing it drops the values the previous scope held.
     @inlinable @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
@@ -121,6 +120,9 @@ extension AsyncFactoryModifying where T: Sendable {
 
     /// Keeps the value in the container until reset.
     @inlinable public var cached: Self { scope(.cached) }
+    /// Shares the value within one outermost resolution, and every child task it starts: the
+    /// next resolution from outside gets a new one.
+    @inlinable public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it.
     @inlinable public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process. Each resolution uses the `Scope.singleton` its own

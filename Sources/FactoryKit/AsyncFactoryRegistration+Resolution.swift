@@ -67,7 +67,14 @@ extension AsyncFactoryRegistration {
             }
         }
         var block: ScopeBlock?
-        if let scope = plan.scope, scope.kind == .taskBound {
+        if let scope = plan.scope, scope.kind == .graph, let graph = stack.first?.graph {
+            // Shared within the outermost resolution, by every child task it starts; at the
+            // outermost level itself there is nothing to share with, as for a synchronous graph.
+            block = graph
+            plan.lookup = graph.lookupAsync(
+                BlockKey(container: ObjectIdentifier(container), factory: key), parameter: plan.cacheParameter,
+                timeToLive: nil, reserve: { AsyncFlight<T>(label: description) })
+        } else if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
                 let error = InactiveScopeError(factory: description)
                 traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
@@ -84,6 +91,7 @@ extension AsyncFactoryRegistration {
         do {
             switch plan.lookup {
             case nil:
+                if stack.isEmpty { frame.graph = ScopeBlock() }
                 let frame = frame
                 value = try await AsyncResolution.$stack.withValue(stack + [frame]) {
                     try await run(plan, parameter)
@@ -98,6 +106,7 @@ extension AsyncFactoryRegistration {
             case .create(let base)?:
                 let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
                 frame.flight = flight
+                if stack.isEmpty { frame.graph = ScopeBlock() }
                 start(
                     flight, plan: plan, parameter: UncheckedSendable(parameter), stack: stack + [frame],
                     block: block)

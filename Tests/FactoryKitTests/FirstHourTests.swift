@@ -79,3 +79,51 @@ struct MisuseMessageTests {
         #expect(errors == ["11: stored property '_greeting' of 'Sendable'-conforming class 'Wrapped' is mutable"])
     }
 }
+
+final class AsyncGraphPart: Sendable {}
+
+final class AsyncGraphPair: Sendable {
+    let left: AsyncGraphPart
+    let right: AsyncGraphPart
+    init(left: AsyncGraphPart, right: AsyncGraphPart) {
+        self.left = left
+        self.right = right
+    }
+}
+
+extension Container {
+    var asyncGraphPart: AsyncFactory<AsyncGraphPart> { self { AsyncGraphPart() }.graph }
+    var asyncScopedGraphPart: AsyncFactory<AsyncGraphPart> { self { AsyncGraphPart() }.scope(.graph) }
+    var asyncGraphPair: AsyncFactory<AsyncGraphPair> {
+        self { try await AsyncGraphPair(left: self.asyncGraphPart(), right: self.asyncGraphPart()) }
+    }
+    var asyncGraphPairInChildTasks: AsyncFactory<AsyncGraphPair> {
+        self {
+            async let left = self.asyncScopedGraphPart()
+            async let right = self.asyncScopedGraphPart()
+            return try await AsyncGraphPair(left: left, right: right)
+        }
+    }
+}
+
+@Suite(.container)
+struct AsyncGraphScopeTests {
+    @Test func oneResolutionSharesItsGraphValues() async throws {
+        let first = try await Container.shared.asyncGraphPair()
+        let second = try await Container.shared.asyncGraphPair()
+        #expect(first.left === first.right)
+        #expect(second.left === second.right)
+        #expect(first.left !== second.left)
+    }
+
+    @Test func childTasksOfOneResolutionShareItsGraphValues() async throws {
+        let pair = try await Container.shared.asyncGraphPairInChildTasks()
+        #expect(pair.left === pair.right)
+    }
+
+    @Test func eachOutermostResolutionGetsANewValue() async throws {
+        let first = try await Container.shared.asyncGraphPart()
+        let second = try await Container.shared.asyncGraphPart()
+        #expect(first !== second)
+    }
+}

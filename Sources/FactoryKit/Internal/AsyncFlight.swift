@@ -163,6 +163,9 @@ struct AsyncFrame: @unchecked Sendable {  // parameters of async factories are S
     @usableFromInline var flight: AsyncFlightBase?
     /// The trace of the outermost resolution, while the trace is on.
     @usableFromInline var trace: AsyncTrace?
+    /// The `graph`-scoped values of the outermost resolution, set on its frame when it runs a
+    /// factory: every resolution below it, in any child task, shares them.
+    @usableFromInline var graph: ScopeBlock?
 
     @usableFromInline
     init(
