@@ -112,8 +112,10 @@ extension FactoryRegistration {
         let plan = makePlan(parameter, manager: manager, record: manager.recordWithoutLock(for: key), observed: true)
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
-            // Inside an async factory's closure the parent is on the task's async stack.
-            parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description, chain: chain)
+            // Inside an async factory's closure the parent is on the task's async stack; a lazily
+            // injected property resolving on its own names the factory that created its owner.
+            parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description
+                ?? Diagnostics.adoptedParent, chain: chain)
         let (value, tag) = produce(plan, parameter)
         if let line { chain.completeTrace(line, tag: tag, value: value) }
         decorate(value, plan: plan, instantiated: tag.isNew)

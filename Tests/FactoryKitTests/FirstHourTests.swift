@@ -127,3 +127,34 @@ struct AsyncGraphScopeTests {
         #expect(first !== second)
     }
 }
+
+final class LazyGraphRenderer {}
+final class LazyGraphCoordinator {}
+
+final class LazyGraphScreen {
+    @LazyInjected(\.lazyGraphRenderer) var renderer
+    @WeakLazyInjected(\.lazyGraphCoordinator) var coordinator
+}
+
+extension Container {
+    var lazyGraphRenderer: Factory<LazyGraphRenderer> { self { LazyGraphRenderer() } }
+    var lazyGraphCoordinator: Factory<LazyGraphCoordinator> { self { LazyGraphCoordinator() }.cached }
+    var lazyGraphScreen: Factory<LazyGraphScreen> { self { LazyGraphScreen() } }
+}
+
+@Suite(.container)
+struct LazyGraphEdgeTests {
+    @Test func propertiesResolvedLazilyDuringARecordingAreEdgesOfTheirOwner() {
+        let graph = DependencyGraph.record {
+            let screen = Container.shared.lazyGraphScreen()
+            _ = screen.renderer
+            _ = screen.coordinator
+        }
+        let screen = "Container.lazyGraphScreen<LazyGraphScreen>"
+        #expect(
+            Set(graph.edges.map { "\($0.from) -> \($0.to)" }) == [
+                "\(screen) -> Container.lazyGraphRenderer<LazyGraphRenderer>",
+                "\(screen) -> Container.lazyGraphCoordinator<LazyGraphCoordinator>",
+            ])
+    }
+}

@@ -71,6 +71,23 @@ enum Diagnostics {
         return chain.beginTrace(description)
     }
 
+    /// The factory being resolved here, innermost first, on this thread or in this task: what a
+    /// lazily injected property created now will name as its owner.
+    @usableFromInline
+    static func currentResolution() -> String? {
+        ResolutionChain.current.frames.last?.description ?? AsyncResolution.stack.last?.description
+    }
+
+    /// The parent to draw for a resolution that has none of its own: the owner of the lazily
+    /// injected property that resolves it.
+    @TaskLocal static var adoptedParent: String?
+
+    /// Runs `make` with `owner` as the parent of the resolution it starts.
+    @usableFromInline
+    static func resolving<Value>(adoptedBy owner: String, _ make: () -> Value) -> Value {
+        $adoptedParent.withValue(owner, operation: make)
+    }
+
     /// Whether the resolution trace is on.
     @usableFromInline
     static var isTracing: Bool { settings.withLock { $0.trace } }

@@ -21,8 +21,15 @@ final class LazyStorage<Value>: @unchecked Sendable {
         case wait(InFlight)
     }
 
+    /// The factory whose resolution created the wrapper, while a dependency-graph recording or
+    /// the trace watched: the lazily resolved dependency is drawn as its edge. Set once, before
+    /// the storage is shared.
+    @usableFromInline var owner: String?
+
     @inlinable
-    init() {}
+    init() {
+        if Diagnostics.isObserving { owner = Diagnostics.currentResolution() }
+    }
 
     /// The value, resolving it with `make` if nobody has yet.
     @inlinable
@@ -47,7 +54,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
             case .wait(let flight):
                 _ = flight.wait(from: chain)
             case .create(let flight):
-                let value = make()
+                let value = owner.map { Diagnostics.resolving(adoptedBy: $0, make) } ?? make()
                 state.withLock { state in
                     if case .resolving(let current) = state, current === flight { state = .resolved(value) }
                 }
