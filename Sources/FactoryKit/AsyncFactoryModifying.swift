@@ -101,6 +101,14 @@ extension AsyncFactoryModifying {
         return copy
     }
 
+    /// Lets the factory resolve its own definition in strict tests; see
+    /// ``FactoryModifying/liveInTests()``.
+    @discardableResult
+    public func liveInTests() -> Self {
+        if Diagnostics.isObserving { TestSupport.markLive(registration.key) }
+        return self
+    }
+
     /// Removes what was added to this factory from outside its definition; see
     /// ``FactoryModifying/reset(_:)``.
     @discardableResult

@@ -118,6 +118,9 @@ extension AsyncFactoryRegistration {
             throw error
         }
         traced.map { end($0, stack: stack) { $0.complete($1, tag: tag, value: value) } }
+        if Diagnostics.isObserving, tag != .cache, closureTag(plan) == .factory {
+            TestSupport.noteLiveResolution(key, description: description)
+        }
         let instantiated = tag.isNew
         if let decorator = plan.decorator {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
@@ -186,6 +189,7 @@ extension AsyncFactoryRegistration {
     @usableFromInline
     func run(_ plan: AsyncResolutionPlan, _ parameter: P) async throws -> T {
         if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
+            if plan.registration != nil { warnRegistrationShadowed(by: override, in: contexts, factory: description) }
             return try await unsafeDowncast(override, to: AsyncClosureBox<P, T>.self).make(container, parameter)
         }
         if let registration = plan.registration {

@@ -129,6 +129,19 @@ extension FactoryModifying {
         return copy
     }
 
+    /// Lets the factory resolve its own definition in strict tests (`.container(.strict)`,
+    /// `ContainerTestCase.isStrict`): for pure logic that needs no replacement, such as a
+    /// formatter. Elsewhere it does nothing.
+    ///
+    /// ```swift
+    /// var priceFormatter: Factory<PriceFormatter> { self { PriceFormatter() }.liveInTests() }
+    /// ```
+    @discardableResult
+    public func liveInTests() -> Self {
+        if Diagnostics.isObserving { TestSupport.markLive(registration.key) }
+        return self
+    }
+
     /// Removes what was added to this factory from outside its definition.
     ///
     /// `.all` removes its registration, context overrides, options and cached value (a singleton

@@ -118,6 +118,7 @@ extension FactoryRegistration {
                 ?? Diagnostics.adoptedParent, chain: chain)
         let (value, tag) = produce(plan, parameter)
         if let line { chain.completeTrace(line, tag: tag, value: value) }
+        if tag == .factory { TestSupport.noteLiveResolution(key, description: description) }
         decorate(value, plan: plan, instantiated: tag.isNew)
         return value
     }
@@ -306,9 +307,7 @@ extension FactoryRegistration {
     @usableFromInline
     func produceTaskBound(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         guard let block = ScopeBlock.active(for: scope) else {
-            let message = InactiveScopeError(factory: description).description
-            Diagnostics.log("FactoryKit: \(message)")
-            fatalError(message)
+            Diagnostics.stop(InactiveScopeError(factory: description).description)
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let cacheParameter = cacheParameter(plan.options, parameter)
@@ -338,6 +337,9 @@ extension FactoryRegistration {
     func run(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
         guard let options = plan.options else { return (factory(parameter), .factory) }
         if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
+            if options.registration != nil {
+                warnRegistrationShadowed(by: override, in: contexts, factory: description)
+            }
             return (unsafeDowncast(override, to: ClosureBox<P, T>.self).make(container, parameter), .override)
         }
         if let registration = options.registration {

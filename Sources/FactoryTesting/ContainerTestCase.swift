@@ -24,10 +24,19 @@
         /// The singletons each test starts with; ``SingletonIsolation/cloned`` unless overridden.
         open var singletonIsolation: SingletonIsolation { .cloned }
 
-        /// Runs the test inside a fresh container; see the type's documentation.
+        /// Whether each test is strict: resolving a factory whose own definition runs (the test
+        /// neither registered it nor overrode it for a context) fails the test, unless the factory
+        /// is marked `liveInTests()`. `false` unless overridden.
+        open var isStrict: Bool { false }
+
+        /// Runs the test inside a fresh container; see the type's documentation. An unregistered
+        /// `promised()` factory fails the test (and resolves to `nil`) instead of stopping the
+        /// process.
         open override func invokeTest() {
-            withTestContainer(singletons: singletonIsolation) {
-                super.invokeTest()
+            reportingToTest(XCTestIssueReporter(), strict: isStrict) {
+                withTestContainer(singletons: singletonIsolation) {
+                    super.invokeTest()
+                }
             }
         }
     }

@@ -35,20 +35,33 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
     private let makeContainer: @Sendable () -> C
     private let transforms: [Transform]
     private let singletonPolicy: SingletonIsolation
+    private let mode: Mode
 
     /// Creates a trait that binds `shared` to a new `container()` for each test.
     public init(shared: TaskLocal<C>, container: @autoclosure @escaping @Sendable () -> C) {
-        self.init(shared: shared, makeContainer: container, transforms: [], singletons: .cloned)
+        self.init(shared: shared, makeContainer: container, transforms: [], singletons: .cloned, mode: .lenient)
     }
 
     private init(
         shared: TaskLocal<C>, makeContainer: @escaping @Sendable () -> C, transforms: [Transform],
-        singletons: SingletonIsolation
+        singletons: SingletonIsolation, mode: Mode
     ) {
         self.shared = shared
         self.makeContainer = makeContainer
         self.transforms = transforms
         self.singletonPolicy = singletons
+        self.mode = mode
+    }
+
+    /// How a test treats the factories it did not replace.
+    public enum Mode: Sendable {
+        /// Every factory may resolve its own definition: the default.
+        case lenient
+        /// Resolving a factory whose own definition runs (the test neither registered it nor
+        /// overrode it for a context) records an issue naming the factory, unless the factory is
+        /// marked `liveInTests()`. Keeps a live network client or database from slipping into a
+        /// unit test unnoticed.
+        case strict
     }
 
     /// Runs the test with a fresh container bound to `shared` and a singleton cache of its own,
@@ -57,10 +70,12 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let container = makeContainer()
-        try await Scope.$singleton.withValue(singletonPolicy.makeSingletons()) {
-            try await shared.withValue(container) {
-                for transform in transforms { await transform(container) }
-                try await function()
+        try await reportingToTest(SwiftTestingIssueReporter(), strict: mode == .strict) {
+            try await Scope.$singleton.withValue(singletonPolicy.makeSingletons()) {
+                try await shared.withValue(container) {
+                    for transform in transforms { await transform(container) }
+                    try await function()
+                }
             }
         }
     }
@@ -73,13 +88,21 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
     public func callAsFunction(transform: @escaping Transform) -> Self {
         ContainerTrait(
             shared: shared, makeContainer: makeContainer, transforms: transforms + [transform],
-            singletons: singletonPolicy)
+            singletons: singletonPolicy, mode: mode)
+    }
+
+    /// The same trait, in `mode`: `@Suite(.container(.strict))`.
+    public func callAsFunction(_ mode: Mode) -> Self {
+        ContainerTrait(
+            shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: singletonPolicy,
+            mode: mode)
     }
 
     /// The same trait, with each test's singletons chosen by `policy`:
     /// `@Suite(.container.singletons(.empty))`.
     public func singletons(_ policy: SingletonIsolation) -> Self {
-        ContainerTrait(shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: policy)
+        ContainerTrait(
+            shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: policy, mode: mode)
     }
 }
 

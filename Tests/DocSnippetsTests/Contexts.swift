@@ -1,6 +1,7 @@
 // The snippets of Contexts.md. Whether an override applies depends on process-wide context flags
 // that other tests change, so the tests check only what does not.
 import FactoryKit
+import Foundation
 import Testing
 
 func overrideInContexts() {
@@ -22,4 +23,30 @@ struct ContextsArticleTests {
         overrideInContexts()
         #expect(Container.shared.api() is LiveAPIClient)
     }
+}
+
+// "The definition wins".
+struct FastClock: Clocking {
+    var now: Date { Date() }
+}
+
+extension Container {
+    var ticker: Factory<Clocking> {
+        self { SystemClock() }
+            .onDebug { FastClock() }
+            .once()
+    }
+}
+
+func replaceTheDebugOverride() {
+    Container.shared.ticker.onDebug { FixedClock() }  // sticks, thanks to once()
+}
+
+@Test(.container) func aContextOverrideRegisteredAfterOnceSticks() {
+    replaceTheDebugOverride()
+    #if DEBUG
+        if FactoryContext.current.isDebug {
+            #expect(Container.shared.ticker() is FixedClock)
+        }
+    #endif
 }

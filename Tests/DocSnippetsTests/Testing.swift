@@ -2,6 +2,7 @@
 import Dispatch
 import FactoryKit
 import FactoryTesting
+import Foundation
 import Testing
 
 @Suite(.container)
@@ -56,4 +57,83 @@ final class ImageCache {
 
 extension Container {
     var imageCache: Factory<ImageCache> { self { ImageCache() }.singleton }
+}
+
+// "When the definition wins": `onTest` exists in debug builds only.
+final class FailingStore: NoteStore {
+    var notes: [String] { [] }
+}
+
+#if DEBUG
+    extension Container {
+        var noteStore: Factory<NoteStore> {
+            self { DiskNoteStore() }
+                .onTest { InMemoryStore() }
+                .once()
+        }
+    }
+
+    @Test(.container) func reportsAFailingStore() {
+        Container.shared.noteStore.onTest { FailingStore() }
+        #expect(Container.shared.noteStore() is FailingStore)
+    }
+#endif
+
+// "Strict tests".
+protocol Prices: Sendable {
+    func price(of item: String) -> Int
+}
+
+struct ServerPrices: Prices {
+    func price(of item: String) -> Int { fatalError("asks a server") }
+}
+
+struct FixedPrices: Prices {
+    func price(of item: String) -> Int { 150 }
+}
+
+struct PriceFormatter {
+    func format(cents: Int) -> String { "\(cents / 100).\(String(format: "%02d", cents % 100)) EUR" }
+}
+
+struct Checkout {
+    let prices: any Prices
+    let formatter: PriceFormatter
+    func total() -> String { formatter.format(cents: ["apple", "pear"].map(prices.price(of:)).reduce(0, +)) }
+}
+
+extension Container {
+    var prices: Factory<any Prices> { self { ServerPrices() } }
+}
+
+extension Container {
+    var priceFormatter: Factory<PriceFormatter> {
+        self { PriceFormatter() }.liveInTests()
+    }
+    var checkout: Factory<Checkout> {
+        self { Checkout(prices: self.prices(), formatter: self.priceFormatter()) }.liveInTests()
+    }
+}
+
+@Suite(.container(.strict))
+struct CheckoutTests {
+    @Test func totalsTheBasket() {
+        Container.shared.prices.register { FixedPrices() }
+        #expect(Container.shared.checkout().total() == "3.00 EUR")
+    }
+}
+
+@Suite(.container(.strict))
+struct StrictArticleTests {
+    @Test func forgettingToReplaceAServerIsAnIssue() {
+        withKnownIssue {
+            _ = Container.shared.prices()
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue
+                    == "Container.prices<Prices> resolved its live definition in a strict test. Register a replacement in "
+                    + "the test (`.register { ... }`), or mark the factory `.liveInTests()` if it is safe to use as is."
+            }
+        }
+    }
 }

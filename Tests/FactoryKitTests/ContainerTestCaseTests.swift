@@ -45,3 +45,65 @@ final class ContainerTestCaseTests: ContainerTestCase {
         XCTAssertEqual(Container.shared.isolationService().owner, 42)
     }
 }
+
+/// `ContainerTestCase` turns an unregistered promise, and in a strict test a live factory, into
+/// a test failure; these tests capture the failures they expect instead of failing.
+final class ContainerTestCaseFailureTests: ContainerTestCase {
+    private var failures: [String] = []
+
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        // Only FactoryKit's failures are expected here; the assertions' own still fail the test.
+        guard description.contains("was promised") || description.contains("resolved its live definition") else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return
+        }
+        failures.append(description)
+    }
+
+    func testAnUnregisteredPromiseIsATestFailureAndNil() {
+        Container.shared.manager.promiseTriggersError = true
+        XCTAssertNil(Container.shared.firstHourPromise())
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(
+            failures.first?.contains("Container.firstHourPromise<Optional<FirstHourService>> was promised") == true)
+    }
+
+    func testALiveFactoryIsFineInATestThatIsNotStrict() {
+        XCTAssertEqual(Container.shared.firstHourLive().name, "live")
+        XCTAssertEqual(failures, [])
+    }
+}
+
+final class StrictContainerTestCaseTests: ContainerTestCase {
+    private var failures: [String] = []
+
+    override var isStrict: Bool { true }
+
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        // Only FactoryKit's failures are expected here; the assertions' own still fail the test.
+        guard description.contains("was promised") || description.contains("resolved its live definition") else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return
+        }
+        failures.append(description)
+    }
+
+    func testALiveFactoryIsATestFailureOnce() {
+        _ = Container.shared.firstHourLive()
+        _ = Container.shared.firstHourLive()
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(
+            failures.first?.contains("Container.firstHourLive<FirstHourService> resolved its live definition") == true)
+    }
+
+    func testRegisteredAndLiveInTestsFactoriesAreFine() {
+        Container.shared.firstHourLive.register { FirstHourService("mock") }
+        XCTAssertEqual(Container.shared.firstHourLive().name, "mock")
+        XCTAssertEqual(Container.shared.firstHourFormatter().name, "formatter")
+        XCTAssertEqual(failures, [])
+    }
+}

@@ -158,3 +158,109 @@ struct LazyGraphEdgeTests {
             ])
     }
 }
+
+final class FirstHourService: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+extension Container {
+    var firstHourPromise: Factory<FirstHourService?> { promised() }
+    var firstHourLive: Factory<FirstHourService> { self { FirstHourService("live") } }
+    var firstHourAsyncLive: AsyncFactory<FirstHourService> { self { FirstHourService("live") } }
+    var firstHourFormatter: Factory<FirstHourService> { self { FirstHourService("formatter") }.liveInTests() }
+    var firstHourShadowed: Factory<FirstHourService> {
+        self { FirstHourService("live") }.onArg("first-hour-shadow") { FirstHourService("definition override") }
+    }
+    var firstHourShadowedOnce: Factory<FirstHourService> {
+        self { FirstHourService("live") }.onArg("first-hour-shadow-once") { FirstHourService("definition override") }
+            .once()
+    }
+}
+
+@Suite(.container)
+struct PromisedInTestsTests {
+    @Test func anUnregisteredPromiseFailsTheTestAndResolvesToNil() {
+        // Where it would stop the program: by default in debug builds only, as in Factory.
+        Container.shared.manager.promiseTriggersError = true
+        withKnownIssue {
+            #expect(Container.shared.firstHourPromise() == nil)
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.hasPrefix("Container.firstHourPromise<Optional<FirstHourService>> was promised but never")
+            }
+        }
+    }
+
+    @Test func outsideATestTheProgramStopsAndSaysItOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            Container.shared.manager.promiseTriggersError = true
+            _ = Container.shared.firstHourPromise()
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(errors.components(separatedBy: "was promised but never registered").count == 2)
+        #expect(!output.contains("promised"))
+    }
+}
+
+@Suite(.container(.strict))
+struct StrictContainerTests {
+    @Test func aLiveFactoryIsAnIssue() {
+        withKnownIssue {
+            #expect(Container.shared.firstHourLive().name == "live")
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.hasPrefix(
+                    "Container.firstHourLive<FirstHourService> resolved its live definition in a strict test.")
+            }
+        }
+    }
+
+    @Test func aLiveAsyncFactoryIsAnIssue() async throws {
+        try await withKnownIssue {
+            let service = try await Container.shared.firstHourAsyncLive()
+            #expect(service.name == "live")
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Container.firstHourAsyncLive<FirstHourService> resolved") }
+        }
+    }
+
+    @Test func registeredFactoriesAndFactoriesMarkedLiveInTestsAreFine() {
+        Container.shared.firstHourLive.register { FirstHourService("mock") }
+        #expect(Container.shared.firstHourLive().name == "mock")
+        #expect(Container.shared.firstHourFormatter().name == "formatter")
+    }
+}
+
+@Suite(.container, .serialized)
+struct ShadowedRegistrationTests {
+    @Test func aRegistrationHiddenByTheDefinitionsContextOverrideIsReportedOnce() {
+        FactoryContext.setArg("first-hour-shadow", forKey: "first-hour-shadow")
+        defer { FactoryContext.removeArg(forKey: "first-hour-shadow") }
+        let mark = TestLog.mark()
+        Container.shared.firstHourShadowed.register { FirstHourService("mock") }
+        // Factory's rule, kept: the definition's override wins.
+        #expect(Container.shared.firstHourShadowed().name == "definition override")
+        #expect(Container.shared.firstHourShadowed().name == "definition override")
+        let warnings = TestLog.lines(since: mark).filter { $0.contains("firstHourShadowed") }
+        #expect(
+            warnings == [
+                "FactoryKit: Container.firstHourShadowed<FirstHourService> has a registration, but its "
+                    + ".onArg(\"first-hour-shadow\") override applies here and wins, so the registration is not "
+                    + "used. To replace the factory in this context, register for the context "
+                    + "(`Container.shared.firstHourShadowed.onArg(\"first-hour-shadow\") { ... }`) and end the "
+                    + "definition with .once(), so that it does not put its own override back."
+            ])
+    }
+
+    @Test func theFixTheWarningGivesWorks() {
+        FactoryContext.setArg("first-hour-shadow-once", forKey: "first-hour-shadow-once")
+        defer { FactoryContext.removeArg(forKey: "first-hour-shadow-once") }
+        Container.shared.firstHourShadowedOnce.onArg("first-hour-shadow-once") { FirstHourService("mock") }
+        #expect(Container.shared.firstHourShadowedOnce().name == "mock")
+        #expect(Container.shared.firstHourShadowedOnce().name == "mock")
+    }
+}

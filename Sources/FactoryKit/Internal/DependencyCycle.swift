@@ -19,8 +19,7 @@ enum DependencyCycle {
         if let validation = ValidationThread.current {
             validation.reportCycleAndPark(factory: path.first ?? "", message: text)
         }
-        Diagnostics.log("FactoryKit: \(text)")
-        fatalError(text)
+        Diagnostics.stop(text)
     }
 
     static func reportTooDeep(recent: [String], limit: Int, chain: ResolutionChain) -> Never {
@@ -32,7 +31,6 @@ enum DependencyCycle {
         if let validation = ValidationThread.current {
             validation.reportCycleAndPark(factory: recent.first ?? "", message: text)
         }
-        Diagnostics.log("FactoryKit: \(text)")
-        fatalError(text)
+        Diagnostics.stop(text)
     }
 }

@@ -13,15 +13,27 @@ enum Diagnostics {
     @usableFromInline
     struct Settings {
         var trace = false {
-            didSet { Diagnostics.setObserving(trace || !recorders.isEmpty) }
+            didSet { updateObserving() }
         }
         /// Dependency-graph recordings in progress.
         var recorders: [GraphRecorder] = [] {
-            didSet { Diagnostics.setObserving(trace || !recorders.isEmpty) }
+            didSet { updateObserving() }
         }
-        var logger: (String) -> Void = Diagnostics.writeToStandardError
+        /// Strict tests running (see `TestSupport`), which check every resolution.
+        var strictTests = 0 {
+            didSet { updateObserving() }
+        }
+        var logger: (String) -> Void = Diagnostics.writeToStandardError {
+            didSet { hasCustomLogger = true }
+        }
+        /// Whether `logger` was replaced: a message that stops the program then goes to it too.
+        var hasCustomLogger = false
         var circularDependencyTesting = true
         var slowWaitThreshold: Double = 5
+
+        private func updateObserving() {
+            Diagnostics.setObserving(trace || !recorders.isEmpty || strictTests > 0)
+        }
     }
 
     @usableFromInline
@@ -122,6 +134,14 @@ enum Diagnostics {
     /// program prints to standard output.
     static func writeToStandardError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Stops the program with `message`, which the runtime prints to standard error. A logger
+    /// the user installed receives it first; the default one does not, so it is printed once.
+    static func stop(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
+        let logger = settings.withLock { $0.hasCustomLogger ? $0.logger : nil }
+        logger?("FactoryKit: \(message)")
+        Swift.fatalError(message, file: file, line: line)
     }
 
     /// Sends a line to the user's logger, outside the lock so the logger may itself use FactoryKit.

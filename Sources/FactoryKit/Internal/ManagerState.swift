@@ -21,6 +21,8 @@ struct ManagerState {
     /// may run its `deinit`, which may resolve from this container.
     @usableFromInline var released: [StoredValue] = []
     var snapshots: [Snapshot] = []
+    /// Factories already warned about a registration hidden by a context override.
+    var shadowedRegistrationsWarned: Set<FactoryKey> = []
 
     /// What `push()` saves and `pop()` restores.
     struct Snapshot {
