@@ -2,7 +2,6 @@
 import Dispatch
 import FactoryKit
 import FactoryTesting
-import Foundation
 import Testing
 
 @Suite(.container)
@@ -93,7 +92,10 @@ struct FixedPrices: Prices {
 }
 
 struct PriceFormatter {
-    func format(cents: Int) -> String { "\(cents / 100).\(String(format: "%02d", cents % 100)) EUR" }
+    func format(cents: Int) -> String {
+        let fraction = cents % 100
+        return "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction) EUR"
+    }
 }
 
 struct Checkout {

@@ -2,6 +2,8 @@ import FactoryKit
 import FactoryTesting
 import Testing
 
+@testable import MyApp
+
 struct FrenchGreeter: Greeter {
     func greet(_ name: String) -> String { "Bonjour, \(name) !" }
 }
@@ -15,12 +17,9 @@ struct WelcomeModelTests {
 }
 
 @Suite(.container)
-struct GettingStartedArticleTests {
-    @Test func resolvesTheDefinition() {
-        #expect(resolveTheWelcomeModel() == "Hello, Ada!")
-    }
-
-    @Test func thePropertyWrapperResolvesTheSameFactory() {
+struct WelcomeTests {
+    @Test func welcomesWithTheDefinition() {
+        #expect(welcome() == "Hello, Ada!")
         #expect(WelcomeScreen().title() == "Hello, Ada!")
     }
 }
