@@ -47,21 +47,23 @@ final class ContainerTestCaseTests: ContainerTestCase {
 }
 
 /// `ContainerTestCase` turns an unregistered promise, and in a strict test a live factory, into
-/// a test failure; these tests capture the failures they expect instead of failing.
-final class ContainerTestCaseFailureTests: ContainerTestCase {
-    private var failures: [String] = []
+/// a test failure. Tests derived from this class capture those failures to check them; any other
+/// failure, their assertions' included, still fails the test.
+class FactoryFailureCapturingTestCase: ContainerTestCase {
+    var failures: [String] = []
 
     override func recordFailure(
         withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
     ) {
-        // Only FactoryKit's failures are expected here; the assertions' own still fail the test.
         guard description.contains("was promised") || description.contains("resolved its live definition") else {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
             return
         }
         failures.append(description)
     }
+}
 
+final class ContainerTestCaseFailureTests: FactoryFailureCapturingTestCase {
     func testAnUnregisteredPromiseIsATestFailureAndNil() {
         Container.shared.manager.promiseTriggersError = true
         XCTAssertNil(Container.shared.firstHourPromise())
@@ -76,21 +78,8 @@ final class ContainerTestCaseFailureTests: ContainerTestCase {
     }
 }
 
-final class StrictContainerTestCaseTests: ContainerTestCase {
-    private var failures: [String] = []
-
+final class StrictContainerTestCaseTests: FactoryFailureCapturingTestCase {
     override var isStrict: Bool { true }
-
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        // Only FactoryKit's failures are expected here; the assertions' own still fail the test.
-        guard description.contains("was promised") || description.contains("resolved its live definition") else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            return
-        }
-        failures.append(description)
-    }
 
     func testALiveFactoryIsATestFailureOnce() {
         _ = Container.shared.firstHourLive()
