@@ -35,7 +35,7 @@ extension FactoryIdentity {
     /// scope, so the next resolution uses it. Inside `autoRegister()` nothing is invalidated.
     @usableFromInline
     func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
-        _ = registerReplacing(box, validator: validator)
+        write { record, state in store(box, validator: validator, in: record, state: &state) }
     }
 
     /// Registers `box` like ``register(_:validator:)`` and returns the registration it replaced,
@@ -46,10 +46,7 @@ extension FactoryIdentity {
         write { record, state in
             replaced = ReplacedRegistration(
                 registration: record.registration, validator: record.validator, validatorSite: record.validatorSite)
-            record.registration = box
-            record.validator = validator
-            record.validatorSite = site
-            invalidateForRegistration(record, in: &state)
+            store(box, validator: validator, in: record, state: &state)
         }
         return replaced
     }
@@ -65,6 +62,18 @@ extension FactoryIdentity {
             record.validatorSite = replaced.validatorSite
             invalidateForRegistration(record, in: &state)
         }
+    }
+
+    /// Writes a registration and drops what the factory's scopes cache, so the next resolution
+    /// uses it. (`register` does only this, without remembering what it replaced: registering is
+    /// what a new container does for each override, and S9 measures it.)
+    private func store(
+        _ box: AnyObject, validator: (any FactoryValidating.Type)?, in record: FactoryRecord, state: inout ManagerState
+    ) {
+        record.registration = box
+        record.validator = validator
+        record.validatorSite = site
+        invalidateForRegistration(record, in: &state)
     }
 
     /// Drops what the factory's scopes cache, so the next resolution uses the registration just
