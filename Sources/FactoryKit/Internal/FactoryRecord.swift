@@ -262,7 +262,7 @@ final class FactoryRecord {
     @usableFromInline
     func publishScopeWord() {
         #if !canImport(Darwin)
-            // Objects are aligned to at least eight bytes, so an address leaves the low bits free.
+            // An object's address leaves two low bits free (`MachineWord.addressTagMask`).
             let scopeBits = scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
             scopeWord.store(hasOptions ? scopeBits | 2 | (once ? 1 : 0) : 0, ordering: .releasing)
         #endif
@@ -279,7 +279,7 @@ final class FactoryRecord {
             let word = scopeWord.load(ordering: .acquiring)
             guard word & 2 != 0 else { return false }
             if (word & 1 != 0) != once { return true }
-            return word & ~3 == scopeAddress
+            return word & ~MachineWord.addressTagMask == scopeAddress
         #endif
     }
 
