@@ -133,6 +133,10 @@ extension FactoryIdentity {
         let keys = ContextKey.keys(for: contexts)
         guard !keys.isEmpty else { return }
         let words = ClosureWords(of: closure)
+        if let words, isStoredAlready({ record in keys.allSatisfy { record.contexts?.holds(words, for: $0) ?? false } })
+        {
+            return
+        }
         write { record, state in
             if let overrides = record.contexts, keys.allSatisfy({ overrides.holds(words, for: $0) }) { return }
             store(makeBox(), words: words, closure: closure, for: keys, in: record, &state)
@@ -143,9 +147,42 @@ extension FactoryIdentity {
     @inlinable
     func setOverride<Closure>(_ closure: Closure, for key: ContextKey, makeBox: () -> AnyObject) {
         let words = ClosureWords(of: closure)
+        if overrideIsStored(words, for: key) { return }
         write { record, state in
             if let overrides = record.contexts, overrides.holds(words, for: key) { return }
             store(makeBox(), words: words, closure: closure, for: [key], in: record, &state)
+        }
+    }
+
+    /// Whether a write would change nothing: the factory's record satisfies `isStored` (it holds
+    /// what the write would store) or `once()` blocks the write. Looks under the lock, without
+    /// creating a record or running `autoRegister()`, which makes it cheaper than the write it
+    /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
+    @inlinable
+    func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
+        let manager = container.manager
+        guard manager.isAutoRegistered.value else { return false }
+        return manager.state.withLock { state in
+            guard let record = state.directory.record(for: key) else { return false }
+            return record._withUnsafeGuaranteedRef { record in
+                (record.hasOptions && record.once != once) || isStored(record)
+            }
+        }
+    }
+
+    /// `isStoredAlready` for an override of one context, whose check is the hot one: a
+    /// definition's `.onArg("x") { }` runs it on every access. Written out, without a closure, it
+    /// measured 81 instructions less per access (S10).
+    @inlinable
+    func overrideIsStored(_ words: ClosureWords?, for contextKey: ContextKey) -> Bool {
+        guard let words else { return false }
+        let manager = container.manager
+        guard manager.isAutoRegistered.value else { return false }
+        return manager.state.withLock { state in
+            guard let record = state.directory.record(for: key) else { return false }
+            return record._withUnsafeGuaranteedRef { record in
+                (record.hasOptions && record.once != once) || record.contexts?.holds(words, for: contextKey) ?? false
+            }
         }
     }
 
@@ -177,6 +214,7 @@ extension FactoryIdentity {
     @inlinable
     func setTimeToLive(_ seconds: Double) {
         let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
+        if isStoredAlready({ $0.timeToLive == nanoseconds }) { return }
         write { record, _ in
             if record.timeToLive != nanoseconds { record.timeToLive = nanoseconds }
         }
@@ -191,6 +229,13 @@ extension FactoryIdentity {
         makeBox: (_ words: ClosureWords?, _ closure: Any) -> DecoratorBox<T>
     ) {
         let words = ClosureWords(of: closure)
+        if let words,
+            isStoredAlready({
+                $0.decorator.map { unsafeDowncast($0, to: DecoratorBox<T>.self).words == words } ?? false
+            })
+        {
+            return
+        }
         write { record, state in
             if let words, let stored = record.decorator,
                 unsafeDowncast(stored, to: DecoratorBox<T>.self).words == words
