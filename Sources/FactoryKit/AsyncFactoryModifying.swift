@@ -31,28 +31,35 @@ extension AsyncFactoryModifying {
     /// Calls `decorator` with every value the factory resolves.
     @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
-        self.decorator { instance, _ in decorator(instance) }
+        registration.setDecorator(decorator, result: T.self) {
+            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
+        }
+        return self
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created.
     @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        registration.setDecorator(DecoratorBox<T>(decorator))
+        registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
         return self
     }
 
     /// Overrides the factory in the given contexts; see ``FactoryContextType``.
     @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
-        let box = AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
-        registration.setOverride(box, in: contexts)
+        registration.setOverride(factory, in: contexts) {
+            AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
+        }
         return self
     }
 
     /// Overrides the factory when `argument` is a launch or run-time argument.
     @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
-        context(.arg(argument), factory: factory)
+        registration.setOverride(factory, for: .arg(argument)) {
+            AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
+        }
+        return self
     }
 
     /// Overrides the factory when any of `args` is a launch or run-time argument.

@@ -4,7 +4,7 @@ struct AsyncResolutionPlan: @unchecked Sendable {
     /// Records live as long as their container, which the resolving factory keeps alive.
     @usableFromInline unowned(unsafe) let record: FactoryRecord
     @usableFromInline var registration: AnyObject?
-    @usableFromInline var contexts: [ContextKey: AnyObject]?
+    @usableFromInline var contexts: ContextOverrides?
     @usableFromInline var scope: Scope?
     @usableFromInline var timeToLive: UInt64?
     @usableFromInline var cacheParameter: AnyHashable?

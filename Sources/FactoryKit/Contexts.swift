@@ -126,7 +126,7 @@ public struct FactoryContext: Sendable {
 
     /// Picks the override that applies now, in the documented order.
     @usableFromInline
-    func select(from overrides: [ContextKey: AnyObject]) -> AnyObject? {
+    func select(from overrides: ContextOverrides) -> AnyObject? {
         for argument in arguments {
             if let match = overrides[.arg(argument)] { return match }
         }
@@ -147,6 +147,40 @@ public struct FactoryContext: Sendable {
 enum ContextKey: Hashable, Sendable {
     case arg(String)
     case preview, test, debug, simulator, device
+
+    /// The keys contexts stand for in this build, each once.
+    @usableFromInline
+    static func keys(for contexts: [FactoryContextType]) -> [ContextKey] {
+        var keys: [ContextKey] = []
+        for key in contexts.flatMap(keys(for:)) where !keys.contains(key) { keys.append(key) }
+        return keys
+    }
+
+    /// The one key a context stands for in this build; `nil` for `.args` and for a context this
+    /// build ignores. Allocates nothing, unlike `keys(for:)`.
+    @inlinable
+    static func singleKey(for context: FactoryContextType) -> ContextKey? {
+        switch context {
+        case .arg(let argument): return .arg(argument)
+        case .args: return nil
+        case .simulator: return .simulator
+        case .device: return .device
+        case .preview: return isDebugBuild ? .preview : nil
+        case .test: return isDebugBuild ? .test : nil
+        case .debug: return isDebugBuild ? .debug : nil
+        }
+    }
+
+    /// Whether FactoryKit itself was compiled for debugging, which keeps `preview`, `test` and
+    /// `debug` overrides.
+    @usableFromInline
+    static var isDebugBuild: Bool {
+        #if DEBUG
+            true
+        #else
+            false
+        #endif
+    }
 
     /// The keys a context stands for in this build: `preview`, `test` and `debug` exist only in
     /// debug builds of FactoryKit.

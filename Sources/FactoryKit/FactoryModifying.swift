@@ -52,14 +52,17 @@ extension FactoryModifying {
     /// decorator. Runs after the value is created or found, with no lock held.
     @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
-        self.decorator { instance, _ in decorator(instance) }
+        registration.setDecorator(decorator, result: T.self) {
+            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
+        }
+        return self
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created
     /// (`true`) or came from the scope's cache (`false`).
     @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        registration.setDecorator(DecoratorBox<T>(decorator))
+        registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
         return self
     }
 
@@ -69,14 +72,15 @@ extension FactoryModifying {
     /// clear a cached value.
     @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(ClosureBox<P, T>(ignoringContainer: factory), in: contexts)
+        registration.setOverride(factory, in: contexts) { ClosureBox<P, T>(ignoringContainer: factory) }
         return self
     }
 
     /// Overrides the factory when `argument` is a launch argument or a run-time argument.
     @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        context(.arg(argument), factory: factory)
+        registration.setOverride(factory, for: .arg(argument)) { ClosureBox<P, T>(ignoringContainer: factory) }
+        return self
     }
 
     /// Overrides the factory when any of `args` is a launch argument or a run-time argument.

@@ -5,8 +5,8 @@
 /// the runtime's value witnesses, several calls per resolution.
 @usableFromInline
 struct ResolutionPlan<T> {
-    /// The factory record's address, with the plan's `Kind` in the low bits (objects are aligned
-    /// to at least eight bytes). Records live as long as their container, which the resolving
+    /// The factory record's address, with the plan's `Kind` in the low bits
+    /// (`MachineWord.addressTagMask`). Records live as long as their container, which the resolving
     /// factory keeps alive, so the plan holds the record without a reference count.
     @usableFromInline let recordAndKind: UInt
     /// The options in force; `nil` for a unique factory with nothing registered or decorated.
@@ -39,12 +39,14 @@ struct ResolutionPlan<T> {
     }
 
     @inlinable
-    var kind: Kind { Kind(rawValue: recordAndKind & 7).unsafelyUnwrapped }
+    var kind: Kind { Kind(rawValue: recordAndKind & MachineWord.addressTagMask).unsafelyUnwrapped }
 
     @inlinable
     var record: FactoryRecord {
-        Unmanaged<FactoryRecord>.fromOpaque(UnsafeRawPointer(bitPattern: recordAndKind & ~7).unsafelyUnwrapped)
-            .takeUnretainedValue()
+        Unmanaged<FactoryRecord>.fromOpaque(
+            UnsafeRawPointer(bitPattern: recordAndKind & ~MachineWord.addressTagMask).unsafelyUnwrapped
+        )
+        .takeUnretainedValue()
     }
 
     /// The factory's own decorator, if the plan carries it (see `object`).

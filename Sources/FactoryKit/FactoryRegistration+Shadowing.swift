@@ -3,12 +3,12 @@ extension FactoryIdentity {
     /// factory's registration: Factory's rule, which FactoryKit keeps, is that the override wins,
     /// and a mock registered in a test was otherwise ignored without a word.
     @usableFromInline
-    func warnRegistrationShadowed(by override: AnyObject, in contexts: [ContextKey: AnyObject], factory: String) {
+    func warnRegistrationShadowed(by override: AnyObject, in contexts: ContextOverrides, factory: String) {
         let isFirst = container.manager.withState(of: container) { state in
             state.shadowedRegistrationsWarned.insert(key).inserted
         }
         guard isFirst else { return }
-        let modifier = contexts.first { $0.value === override }.map { $0.key.modifierName } ?? "context"
+        let modifier = contexts.entries.first { $0.box === override }.map { $0.key.modifierName } ?? "context"
         Diagnostics.log(
             "FactoryKit: \(factory) has a registration, but its \(modifier) override applies here and wins, "
                 + "so the registration is not used. To replace the factory in this context, register for the "

@@ -89,6 +89,11 @@ let scenarios: [Scenario] = [
             }
         }
     ),
+    Scenario(
+        id: "S10", title: "singleton with onArg (hit)",
+        handWritten: { count, sink in for _ in 0..<count { sink.keep(handWiredShared()) } },
+        factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.argumentSingleton()) } }
+    ),
 ]
 
 /// What S6 needs registered before it runs: an override (the decorator is in the definition).

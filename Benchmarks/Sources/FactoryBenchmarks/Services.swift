@@ -94,6 +94,11 @@ extension Container {
 
     var asyncSharedService: AsyncFactory<SharedService> { self { SharedService() }.singleton }
 
+    // S10: a singleton whose definition also names a launch-argument override, not active here.
+    var argumentSingleton: Factory<SharedService> {
+        self { SharedService() }.singleton.onArg("-benchmark-mock") { SharedService() }
+    }
+
     var parameterService: ParameterFactory<Int, ParameterService> { self { ParameterService(id: $0) } }
 
     var greeting: Factory<any Greeting> {

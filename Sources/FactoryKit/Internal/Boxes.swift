@@ -51,9 +51,17 @@ final class ClosureBox<P, T>: @unchecked Sendable {
 @usableFromInline
 final class DecoratorBox<T>: @unchecked Sendable {
     @usableFromInline let decorate: @Sendable (T, Bool) -> Void
+    /// The words of the closure the modifier was given, so that re-applying it changes nothing.
+    @usableFromInline let words: ClosureWords?
+    /// That closure, which keeps `words` naming it (see `ClosureWords`).
+    @usableFromInline let closure: Any
 
     @inlinable
-    init(_ decorate: @escaping @Sendable (T, Bool) -> Void) { self.decorate = decorate }
+    init(_ decorate: @escaping @Sendable (T, Bool) -> Void, words: ClosureWords?, closure: Any) {
+        self.decorate = decorate
+        self.words = words
+        self.closure = closure
+    }
 }
 
 /// Lets generic code reach the value inside an optional, at any depth (`nil` for `none`).

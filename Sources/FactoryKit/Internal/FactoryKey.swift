@@ -91,7 +91,7 @@ struct FactoryKey: Hashable, @unchecked Sendable {
     func hash(into hasher: inout Hasher) {
         let result = UInt(bitPattern: Int(bitPattern: self.result))
         let parameter = UInt(bitPattern: Int(bitPattern: self.parameter))
-        hasher.combine((result &* 0x9E37_79B9_7F4A_7C15 ^ parameter) &+ UInt(bitPattern: name.textHash))
+        hasher.combine((result &* MachineWord.goldenRatio ^ parameter) &+ UInt(bitPattern: name.textHash))
     }
 }
 

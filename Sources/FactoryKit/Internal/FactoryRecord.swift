@@ -19,7 +19,7 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
     // Each write to an option a resolution reads makes `resolution` stale.
     @usableFromInline @exclusivity(unchecked) var registration: AnyObject? { didSet { isResolutionCurrent = false } }
-    @usableFromInline @exclusivity(unchecked) var contexts: [ContextKey: AnyObject]? {
+    @usableFromInline @exclusivity(unchecked) var contexts: ContextOverrides? {
         didSet { isResolutionCurrent = false }
     }
     @usableFromInline @exclusivity(unchecked) var scope: Scope? {
@@ -262,7 +262,7 @@ final class FactoryRecord {
     @usableFromInline
     func publishScopeWord() {
         #if !canImport(Darwin)
-            // Objects are aligned to at least eight bytes, so an address leaves the low bits free.
+            // An object's address leaves two low bits free (`MachineWord.addressTagMask`).
             let scopeBits = scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
             scopeWord.store(hasOptions ? scopeBits | 2 | (once ? 1 : 0) : 0, ordering: .releasing)
         #endif
@@ -279,7 +279,7 @@ final class FactoryRecord {
             let word = scopeWord.load(ordering: .acquiring)
             guard word & 2 != 0 else { return false }
             if (word & 1 != 0) != once { return true }
-            return word & ~3 == scopeAddress
+            return word & ~MachineWord.addressTagMask == scopeAddress
         #endif
     }
 
@@ -292,7 +292,7 @@ final class FactoryRecord {
     struct Options {
         var hasOptions = false
         var registration: AnyObject?
-        var contexts: [ContextKey: AnyObject]?
+        var contexts: ContextOverrides?
         var scope: Scope?
         var scopeOnParameters = false
         var timeToLive: UInt64?
@@ -364,7 +364,7 @@ final class FactoryRecord {
 @usableFromInline
 final class ResolutionOptions {
     @usableFromInline let registration: AnyObject?
-    @usableFromInline let contexts: [ContextKey: AnyObject]?
+    @usableFromInline let contexts: ContextOverrides?
     /// The factory's scope, or else its container's default scope.
     @usableFromInline let scope: Scope?
     @usableFromInline let timeToLive: UInt64?
@@ -385,7 +385,7 @@ final class ResolutionOptions {
 
     @usableFromInline
     init(
-        registration: AnyObject?, contexts: [ContextKey: AnyObject]?, scope: Scope?, timeToLive: UInt64?,
+        registration: AnyObject?, contexts: ContextOverrides?, scope: Scope?, timeToLive: UInt64?,
         hasDecorator: Bool, containerDecorator: ((Any) -> Void)?, scopeOnParameters: Bool
     ) {
         self.registration = registration

@@ -25,8 +25,8 @@
     ///
     /// The counts are spread over stripes, one cache line each, picked by the reader's stack
     /// address: threads mostly count on lines of their own, so readers on different cores do not
-    /// pass one line back and forth. Each stripe counts generation 0 in its low 32 bits and
-    /// generation 1 in its high 32 bits. The generation has a line of its own, which only writers
+    /// pass one line back and forth. Each stripe counts generation 0 in the low half of its word
+    /// and generation 1 in the high half (32 bits each on 64-bit platforms, 16 on 32-bit ones). The generation has a line of its own, which only writers
     /// write.
     ///
     /// On Apple platforms `Atomic` needs macOS 15 / iOS 18, newer than FactoryKit requires, so
@@ -41,9 +41,11 @@
         static let writers = Mutex<Void>(())
 
         /// Words per cache line, the distance between two counters.
-        @inlinable static var lineWords: Int { 8 }
+        @inlinable static var lineWords: Int { 64 / MemoryLayout<Int>.stride }
         /// How many stripes readers spread over.
-        @inlinable static var stripeCount: Int { 16 }
+        @inlinable static var stripeCount: Int { 1 &<< stripeBits }
+        /// The bits of a stripe's index.
+        @inlinable static var stripeBits: Int { 4 }
 
         /// A reader's place while in a section: its stripe and what it added there.
         @usableFromInline
@@ -71,7 +73,7 @@
         static func stripe() -> Int {
             var marker: UInt8 = 0
             let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-            return Int(truncatingIfNeeded: ((address &>> 20) &* 0x9E37_79B9_7F4A_7C15) &>> 60)
+            return MachineWord.mixedIndex(address &>> 20, bits: stripeBits)
         }
 
         /// Enters a read section; `nil` when a writer flipped the generation at that instant (read
@@ -81,7 +83,8 @@
             let counters = self.counters
             let generation = counters[0].load(ordering: .sequentiallyConsistent)
             let section = Section(
-                counter: counters + lineWords &* (1 &+ stripe()), increment: generation == 0 ? 1 : 1 &<< 32)
+                counter: counters + lineWords &* (1 &+ stripe()),
+                increment: MachineWord.halfIncrement(generation: generation))
             section.counter[0].wrappingAdd(section.increment, ordering: .sequentiallyConsistent)
             guard counters[0].load(ordering: .sequentiallyConsistent) == generation else {
                 leave(section)
@@ -117,7 +120,7 @@
             writers.withLock { _ in
                 let previous = counters[0].load(ordering: .sequentiallyConsistent)
                 counters[0].store(previous ^ 1, ordering: .sequentiallyConsistent)
-                let mask = previous == 0 ? 0xFFFF_FFFF : ~0xFFFF_FFFF
+                let mask = MachineWord.halfMask(generation: previous)
                 for stripe in 1...stripeCount {
                     let counter = counters + lineWords * stripe
                     while counter[0].load(ordering: .sequentiallyConsistent) & mask != 0 { sched_yield() }

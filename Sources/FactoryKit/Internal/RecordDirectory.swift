@@ -56,8 +56,7 @@ final class RecordDirectory: @unchecked Sendable {
     /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
     @inlinable
     static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
-        let mixed = (UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed &>> (UInt.bitWidth - 6)) & (size - 1)
+        MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
     /// The record remembered for `key`, unretained. Under the manager's lock.

@@ -1,0 +1,92 @@
+/// A factory's context overrides: for each context key, the box of the closure to run and which
+/// closure it holds.
+///
+/// A definition re-applies its overrides on every access (`.onArg("x") { Mock() }`), so a write
+/// must be able to tell that it would store the very closure already stored, and then change
+/// nothing: nothing is rewritten, and no resolution options go stale. A factory has a handful of
+/// overrides at most, so they are kept in a small array and compared without hashing.
+@usableFromInline
+struct ContextOverrides {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let key: ContextKey
+        @usableFromInline let box: AnyObject
+        /// The words of the closure the box runs, as the modifier received it.
+        @usableFromInline let words: ClosureWords?
+        /// That closure itself, which keeps `words` naming it (see `ClosureWords`).
+        @usableFromInline let closure: Any?
+
+        @inlinable
+        init(key: ContextKey, box: AnyObject, words: ClosureWords?, closure: Any?) {
+            self.key = key
+            self.box = box
+            self.words = words
+            self.closure = closure
+        }
+    }
+
+    /// In the order the keys were first written; each key at most once.
+    @usableFromInline var entries: [Entry] = []
+
+    @inlinable
+    init() {}
+
+    /// The box stored for `key`, if any.
+    @inlinable
+    subscript(key: ContextKey) -> AnyObject? {
+        for entry in entries where entry.key == key { return entry.box }
+        return nil
+    }
+
+    /// Whether `key` already holds the closure with these words, so that storing it again would
+    /// change nothing. `false` when the closure cannot be identified.
+    @inlinable
+    func holds(_ words: ClosureWords?, for key: ContextKey) -> Bool {
+        guard let words else { return false }
+        // Through the buffer, so that no entry is copied.
+        return entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].key == key { return entries[index].words == words }
+            return false
+        }
+    }
+
+    /// Stores `box` for `key`, returning the box it replaces, if any.
+    @usableFromInline
+    mutating func set(_ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey) -> AnyObject? {
+        let entry = Entry(key: key, box: box, words: words, closure: closure)
+        guard let index = entries.firstIndex(where: { $0.key == key }) else {
+            entries.append(entry)
+            return nil
+        }
+        let replaced = entries[index].box
+        entries[index] = entry
+        return replaced
+    }
+}
+
+/// The two words of a closure value, its function and its context: what tells one closure from
+/// another.
+///
+/// Two closure values with equal words behave the same while both are alive: the same code with
+/// the same captured context (or, for a closure that captures nothing, no context at all). So
+/// whoever stores a closure's words also keeps that closure: its context stays alive, and no
+/// other closure's context can take its address. A closure that captures something therefore
+/// matches only the very same value. The value kept may be a reabstraction thunk the compiler
+/// made around the modifier's argument; a later argument, thunked anew, then never matches and
+/// is stored as before. In optimized builds a definition's closure that captures nothing is the
+/// same value on every access, so re-applying it changes nothing.
+@usableFromInline
+struct ClosureWords: Equatable {
+    @usableFromInline let function: UInt
+    @usableFromInline let context: UInt
+
+    /// The words of `closure`, a function value; `nil` if it is not laid out as two words.
+    @inlinable
+    init?<Closure>(of closure: Closure) {
+        let word = MemoryLayout<UInt>.size
+        guard MemoryLayout<Closure>.size == 2 * word else { return nil }
+        (function, context) = withUnsafeBytes(of: closure) { bytes in
+            (bytes.loadUnaligned(as: UInt.self), bytes.loadUnaligned(fromByteOffset: word, as: UInt.self))
+        }
+    }
+}
