@@ -122,6 +122,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             switch options {
             case .all:
                 for record in state.records.values {
+                    dropped += record.takeHeldClosures()
                     record.clearOptions()
                     dropped += record.cache.drain()
                     record.cacheScope = nil
@@ -132,11 +133,17 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
                 state.decorator = nil
                 state.promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
             case .registration:
-                for record in state.records.values { record.registration = nil }
+                for record in state.records.values {
+                    dropped += record.takeHeldClosures(contexts: false, decorator: false)
+                    record.registration = nil
+                }
                 state.autoRegistration = .pending
                 isAutoRegistered.set(false)
             case .context:
-                for record in state.records.values { record.contexts = nil }
+                for record in state.records.values {
+                    dropped += record.takeHeldClosures(registration: false, decorator: false)
+                    record.contexts = nil
+                }
             case .scope:
                 for record in state.records.values { dropped += record.cache.drain() }
             case .none:

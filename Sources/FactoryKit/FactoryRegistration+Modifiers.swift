@@ -57,7 +57,7 @@ extension FactoryIdentity {
     func restoreRegistration(_ replaced: ReplacedRegistration, ifCurrent box: AnyObject) {
         write { record, state in
             guard record.registration === box else { return }
-            record.registration = replaced.registration
+            replaceRegistration(with: replaced.registration, in: record, &state)
             record.validator = replaced.validator
             record.validatorSite = replaced.validatorSite
             invalidateForRegistration(record, in: &state)
@@ -70,10 +70,22 @@ extension FactoryIdentity {
     private func store(
         _ box: AnyObject, validator: (any FactoryValidating.Type)?, in record: FactoryRecord, state: inout ManagerState
     ) {
-        record.registration = box
+        replaceRegistration(with: box, in: record, &state)
         record.validator = validator
         record.validatorSite = site
         invalidateForRegistration(record, in: &state)
+    }
+
+    /// Sets the record's registration. The box it replaces, and the frozen options that share
+    /// it, are released after the lock: the closure's captured values may run a `deinit` that
+    /// uses the container.
+    private func replaceRegistration(with box: AnyObject?, in record: FactoryRecord, _ state: inout ManagerState) {
+        if let replaced = record.registration { state.release([.strong(replaced)]) }
+        record.registration = box
+        if let stale = record.resolution {
+            record.resolution = nil
+            state.release([.strong(stale)])
+        }
     }
 
     /// Drops what the factory's scopes cache, so the next resolution uses the registration just
@@ -315,14 +327,19 @@ extension FactoryIdentity {
             switch resetOptions {
             case .all:
                 let singleton = removeSingleton(of: record, in: state)
+                let held = record?.takeHeldClosures() ?? []
                 record?.clearOptions()
-                return singleton + (record?.cache.drain() ?? [])
+                return singleton + held + (record?.cache.drain() ?? [])
             case .scope:
                 return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
             case .registration:
+                let held = record?.takeHeldClosures(contexts: false, decorator: false) ?? []
                 record?.registration = nil
+                return held
             case .context:
+                let held = record?.takeHeldClosures(registration: false, decorator: false) ?? []
                 record?.contexts = nil
+                return held
             case .none:
                 break
             }

@@ -105,6 +105,45 @@ struct UnchangedOptionTests {
         with(argument: "unchanged-released") { #expect(container.unchangedPlain().text == "replacement") }
     }
 
+    @Test func aReplacedRegistrationIsReleasedWithNoLockHeld() {
+        let container = Container()
+        do {
+            let token = WritesOnRelease(container)
+            container.unchangedPlain.register { withExtendedLifetime(token) { MockGreeter("captured") } }
+            _ = container.unchangedPlain()  // the frozen options share the registration
+        }
+        container.unchangedPlain.register { MockGreeter("replacement") }
+        #expect(container.unchangedOther().text == "written while released")
+        #expect(container.unchangedPlain().text == "replacement")
+    }
+
+    @Test(arguments: [FactoryResetOptions.registration, .context, .all])
+    func closuresAResetDropsAreReleasedWithNoLockHeld(options: FactoryResetOptions) {
+        for resetsTheContainer in [false, true] {
+            let container = Container()
+            do {
+                // Captured only by what the reset drops.
+                let token = WritesOnRelease(container)
+                if options != .context {
+                    container.unchangedPlain.register { withExtendedLifetime(token) { MockGreeter("captured") } }
+                }
+                if options != .registration {
+                    container.unchangedPlain.onArg("unchanged-reset") {
+                        withExtendedLifetime(token) { MockGreeter("override") }
+                    }
+                }
+                _ = container.unchangedPlain()
+            }
+            if resetsTheContainer {
+                container.manager.reset(options: options)
+            } else {
+                container.unchangedPlain.reset(options)
+            }
+            // Released after the lock, or the release would have trapped on the recursive lock.
+            #expect(container.unchangedOther().text == "written while released")
+        }
+    }
+
     @Test func aReplacedDecoratorIsReleasedWithNoLockHeld() {
         let container = Container()
         let seen = LogRecorder()

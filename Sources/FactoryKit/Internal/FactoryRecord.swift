@@ -283,6 +283,24 @@ final class FactoryRecord {
         #endif
     }
 
+    /// The closures the options hold (registration, context overrides, decorator, and the
+    /// frozen options sharing them), as values to release once the lock is given up: a reset is
+    /// about to drop them, and a closure's captured values may run a `deinit` that uses the
+    /// container. Forgets the frozen options; the reset's write of an option marks them stale.
+    func takeHeldClosures(registration: Bool = true, contexts: Bool = true, decorator: Bool = true)
+        -> [StoredValue]
+    {
+        var held: [StoredValue] = []
+        if registration, let box = self.registration { held.append(.strong(box)) }
+        if contexts, let overrides = self.contexts { held += overrides.entries.map { .strong($0.box) } }
+        if decorator, let box = self.decorator { held.append(.strong(box)) }
+        if let frozen = resolution {
+            held.append(.strong(frozen))
+            resolution = nil
+        }
+        return held
+    }
+
     /// Forgets every option (a reset of `.all`).
     func clearOptions() {
         restore(options: Options())
