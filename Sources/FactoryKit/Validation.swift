@@ -161,6 +161,9 @@ extension Container {
 
 /// Something `validate` can resolve and judge.
 protocol ValidatableFactory {
+    /// The factory as reports name it, `Container.factory<Type>`.
+    var validationName: String { get }
+
     /// Resolves the factory and reports what is wrong to `sink`. A synchronous factory runs on a
     /// thread of its own with `shared` and `singletons` bound (see ``ValidationThread``).
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async
@@ -215,6 +218,8 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
 
     var description: String { "\(type(of: container)).\(name.string)" }
 
+    var validationName: String { description }
+
     /// The same factory on another container.
     func rebound(to container: any ManagedContainer) -> BoundValidator {
         BoundValidator(container: container, name: name, site: site, validator: validator)
@@ -234,12 +239,16 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
 }
 
 extension Factory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons) { _ = resolve() }
     }
 }
 
 extension AsyncFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         let description = registration.description
         let issue = await ValidationSink.$current.withValue(sink) {
@@ -252,12 +261,16 @@ extension AsyncFactory: ValidatableFactory {
 }
 
 extension ParameterFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         sink.report(ValidationIssue.skipped(registration.description))
     }
 }
 
 extension AsyncParameterFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         sink.report(ValidationIssue.skipped(registration.description))
     }
