@@ -12,7 +12,8 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
         /// A longer-lived value captures a shorter-lived one, such as a singleton depending on a
         /// unique or cached value.
         case scopeSmell
-        /// A listed factory takes a parameter, so it could not be resolved.
+        /// A factory could not be resolved: it takes a parameter, or it lives in a task-bound scope
+        /// that is not active.
         case skipped
     }
 
@@ -53,7 +54,8 @@ extension ManagedContainer {
     /// Reported: each factory in a dependency cycle (with its path), each async factory that
     /// throws, each `promised()` factory resolved but never registered, each singleton that
     /// depends on a unique, cached, shared or graph value, capturing it forever, and each listed
-    /// factory that cannot be resolved without a parameter (`skipped`).
+    /// factory that cannot be resolved without a parameter or outside a task-bound scope's
+    /// `withScope` block (`skipped`).
     ///
     /// A synchronous factory is resolved on a thread of its own, with `Container.shared` and the
     /// validation's singletons bound as they are here: a cycle cannot be unwound, so that thread is
@@ -285,6 +287,15 @@ extension ValidationIssue {
                 "\(factory) takes a parameter, so validate cannot resolve it and skipped it. Validate the factories "
                 + "it resolves instead, or a Factory that calls it with a typical parameter.")
     }
+
+    /// A factory in a task-bound scope, which validation resolves outside every `withScope` block.
+    static func inactiveScope(_ factory: String) -> ValidationIssue {
+        ValidationIssue(
+            kind: .skipped, factory: factory,
+            message:
+                "\(factory) is in a task-bound scope, and validation runs outside every withScope block, so it "
+                + "skipped it and what depends on it. Validate it in a test that resolves it inside withScope.")
+    }
 }
 
 /// Collects the issues of one validation; resolutions reach it through the task.
@@ -306,6 +317,8 @@ final class ValidationSink: @unchecked Sendable {
             return nil
         } catch let cycle as DependencyCycleError {
             return ValidationIssue(kind: .cycle, factory: factory, message: cycle.description)
+        } catch let inactive as InactiveScopeError {
+            return .inactiveScope(inactive.factory)
         } catch {
             return ValidationIssue(kind: .threw, factory: factory, message: "\(factory) threw: \(error)")
         }

@@ -9,7 +9,7 @@
 public struct ValidationReport: Sendable, Equatable, CustomStringConvertible {
     /// Each factory of the manifest, as `Container.factory<Type>`, in the manifest's order.
     public let factories: [String]
-    /// Every issue found, skipped parameter factories included, in the order they were found.
+    /// Every issue found, skipped factories included, in the order they were found.
     public let issues: [ValidationIssue]
     /// Which factory resolved which while the manifest was validated, across container types.
     public let graph: DependencyGraph
@@ -21,10 +21,11 @@ public struct ValidationReport: Sendable, Equatable, CustomStringConvertible {
         self.graph = graph
     }
 
-    /// The issues that are faults in the wiring: every issue but the skipped parameter factories.
+    /// The issues that are faults in the wiring: every issue but the skipped factories.
     public var problems: [ValidationIssue] { issues.filter { $0.kind != .skipped } }
 
-    /// The parameter factories validation listed but could not resolve.
+    /// The factories validation could not resolve: those that take a parameter, and those in a
+    /// task-bound scope, which is not active while validation runs.
     public var skipped: [ValidationIssue] { issues.filter { $0.kind == .skipped } }
 
     /// A summary line, then one line per problem and one per skipped factory.
@@ -33,7 +34,7 @@ public struct ValidationReport: Sendable, Equatable, CustomStringConvertible {
             "Validated \(factories.count) factories: \(problems.count) problems, \(skipped.count) skipped."
         ]
         lines += problems.map { "error: [\($0.kind.rawValue)] \($0.message)" }
-        lines += skipped.map { "skipped: \($0.factory) takes a parameter." }
+        lines += skipped.map { "skipped: \($0.message)" }
         return lines.joined(separator: "\n")
     }
 }

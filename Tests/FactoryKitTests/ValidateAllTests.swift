@@ -101,8 +101,31 @@ struct ValidateAllTests {
             report.description.hasPrefix("Validated 6 factories: 4 problems, 2 skipped.\nerror: [unregisteredPromise] ")
         )
         #expect(
-            report.description.hasSuffix("\nskipped: Container.manifestAsyncLookup<ManifestService> takes a parameter.")
+            report.description.hasSuffix(
+                "\nskipped: Container.manifestAsyncLookup<ManifestService> takes a parameter, so validate cannot "
+                    + "resolve it and skipped it. Validate the factories it resolves instead, or a Factory that calls "
+                    + "it with a typical parameter.")
         )
+    }
+
+    @Test func factoriesInATaskBoundScopeAreSkippedNotFatal() async throws {
+        // Validation runs outside every withScope block: resolving these would stop the program.
+        let report = try await Container.shared.validateAll([
+            .factory(\Container.requestLog, in: { Container() }),
+            .factory(\Container.requestAsyncLog, in: { Container() }),
+            .factory(\Container.manifestPlain, in: { Container() }),
+        ])
+        #expect(report.problems.isEmpty)
+        #expect(
+            report.skipped.map(\.factory) == [
+                "Container.requestLog<RequestLog>", "Container.requestAsyncLog<RequestLog>",
+            ])
+        #expect(
+            report.skipped.first?.message
+                == "Container.requestLog<RequestLog> is in a task-bound scope, and validation runs outside every "
+                + "withScope block, so it skipped it and what depends on it. Validate it in a test that resolves it "
+                + "inside withScope.")
+        #expect(report.graph.nodes.contains { $0.id == "Container.manifestPlain<ManifestService>" })
     }
 
     @Test func theGraphSpansContainerTypes() async throws {
