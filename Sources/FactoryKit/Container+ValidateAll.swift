@@ -21,7 +21,18 @@ extension Container {
     /// Synchronous factories run on a thread of their own, where this container is
     /// `Container.shared`; a synchronous cycle parks that thread for the rest of the process and
     /// is reported.
-    public func validateAll(_ manifest: [FactoryManifestEntry]) async throws -> ValidationReport {
+    ///
+    /// `prepare` receives each fresh container before its factory is resolved, after its
+    /// `autoRegister()`, to keep validation off real resources:
+    ///
+    /// ```swift
+    /// let report = try await Container.shared.validateAll(FactoryManifest.all) { container in
+    ///     (container as? Container)?.databasePath.register { ":memory:" }
+    /// }
+    /// ```
+    public func validateAll(
+        _ manifest: [FactoryManifestEntry], preparing prepare: (any ManagedContainer) -> Void = { _ in }
+    ) async throws -> ValidationReport {
         let sink = ValidationSink()
         let recorder = GraphRecorder(only: [])
         Diagnostics.settings.withLock { $0.recorders.append(recorder) }
@@ -33,6 +44,7 @@ extension Container {
             try Task.checkCancellation()
             let (container, factory) = entry.target()
             container.manager.promiseTriggersError = false
+            prepare(container)
             recorder.keep(container)
             containers.append(container)
             factories.append(factory.validationName)

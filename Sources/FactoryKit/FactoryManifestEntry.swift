@@ -1,5 +1,5 @@
 /// One factory of an app, with how to make a fresh container of its type: a line of the list that
-/// ``Container/validateAll(_:)`` checks.
+/// ``Container/validateAll(_:preparing:)`` checks.
 ///
 /// ```swift
 /// enum FactoryManifest {

@@ -128,6 +128,24 @@ struct ValidateAllTests {
         #expect(report.graph.nodes.contains { $0.id == "Container.manifestPlain<ManifestService>" })
     }
 
+    @Test func eachFreshContainerIsPreparedAfterItsAutoRegister() async throws {
+        let preparedResolutions = Counter()
+        let report = try await Container.shared.validateAll([
+            .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),
+            .factory(\ManifestFeatureContainer.fulfilled, in: { ManifestFeatureContainer() }),
+        ]) { container in
+            guard let container = container as? ManifestFeatureContainer else { return }
+            container.forgotten.register { ManifestService() }
+            container.fulfilled.register {
+                _ = preparedResolutions.next()
+                return ManifestService()
+            }
+        }
+        #expect(report.issues.isEmpty)
+        // Registered after autoRegister(), so the preparation's registration is the one used.
+        #expect(preparedResolutions.count == 1)
+    }
+
     @Test func theGraphSpansContainerTypes() async throws {
         let report = try await Container.shared.validateAll([
             .factory(\ManifestFeatureContainer.usesMainContainer, in: { ManifestFeatureContainer() }),
