@@ -62,10 +62,17 @@ struct ValidateFactoriesCommand: CommandPlugin {
                         + "`swift package --allow-writing-to-package-directory validate-factories --target "
                         + "\(targetName) --output \(output)` and commit the result.")
             }
-            print("\(output) is up to date: \(discovery.factories.count) factories.")
+            print("\(output) is up to date: \(counted(discovery.factories.count, "factory", "factories")).")
         } else {
             if current != text { try text.write(to: url, atomically: true, encoding: .utf8) }
-            print("Wrote \(output): \(discovery.factories.count) factories of \(modules.count) modules.")
+            print(
+                "Wrote \(output): \(counted(discovery.factories.count, "factory", "factories")) in "
+                    + "\(counted(modules.count, "module", "modules")).")
         }
+    }
+
+    /// `1 factory`, `2 factories`.
+    private func counted(_ count: Int, _ one: String, _ many: String) -> String {
+        "\(count) \(count == 1 ? one : many)"
     }
 }
