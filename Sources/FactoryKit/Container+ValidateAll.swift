@@ -16,8 +16,9 @@ extension Container {
     ///
     /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
     /// reports (cycles with their path, async factories that throw, promises never registered,
-    /// singletons capturing shorter-lived values, parameter factories skipped) and returns the
-    /// graph of every resolution it made, for ``DependencyGraph/dot()`` and the other exports.
+    /// singletons capturing shorter-lived values; parameter and task-bound factories skipped) and
+    /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
+    /// exports.
     /// Synchronous factories run on a thread of their own, where this container is
     /// `Container.shared`; a synchronous cycle parks that thread for the rest of the process and
     /// is reported.
