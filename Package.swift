@@ -10,9 +10,21 @@ let package = Package(
         .library(name: "FactoryKit", targets: ["FactoryKit"]),
         .library(name: "FactoryKitDynamic", type: .dynamic, targets: ["FactoryKit"]),
         .library(name: "FactoryTesting", targets: ["FactoryTesting"]),
+        .plugin(name: "ValidateFactories", targets: ["ValidateFactories"]),
     ],
     targets: [
         .target(name: "FactoryKit"),
+        // `swift package validate-factories`: writes the manifest of every factory of a target,
+        // found in its symbol graph, for `Container.validateAll(_:)`.
+        .plugin(
+            name: "ValidateFactories",
+            capability: .command(
+                intent: .custom(
+                    verb: "validate-factories",
+                    description: "Lists every factory of a target in a manifest that validateAll(_:) checks"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the factory manifest given by --output")]
+            )
+        ),
         .target(
             name: "FactoryTesting",
             dependencies: ["FactoryKit"]

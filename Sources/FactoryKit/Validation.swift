@@ -12,7 +12,8 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
         /// A longer-lived value captures a shorter-lived one, such as a singleton depending on a
         /// unique or cached value.
         case scopeSmell
-        /// A listed factory takes a parameter, so it could not be resolved.
+        /// A factory could not be resolved: it takes a parameter, or it lives in a task-bound scope
+        /// that is not active.
         case skipped
     }
 
@@ -53,7 +54,8 @@ extension ManagedContainer {
     /// Reported: each factory in a dependency cycle (with its path), each async factory that
     /// throws, each `promised()` factory resolved but never registered, each singleton that
     /// depends on a unique, cached, shared or graph value, capturing it forever, and each listed
-    /// factory that cannot be resolved without a parameter (`skipped`).
+    /// factory that cannot be resolved without a parameter or outside a task-bound scope's
+    /// `withScope` block (`skipped`).
     ///
     /// A synchronous factory is resolved on a thread of its own, with `Container.shared` and the
     /// validation's singletons bound as they are here: a cycle cannot be unwound, so that thread is
@@ -161,6 +163,9 @@ extension Container {
 
 /// Something `validate` can resolve and judge.
 protocol ValidatableFactory {
+    /// The factory as reports name it, `Container.factory<Type>`.
+    var validationName: String { get }
+
     /// Resolves the factory and reports what is wrong to `sink`. A synchronous factory runs on a
     /// thread of its own with `shared` and `singletons` bound (see ``ValidationThread``).
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async
@@ -215,6 +220,8 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
 
     var description: String { "\(type(of: container)).\(name.string)" }
 
+    var validationName: String { description }
+
     /// The same factory on another container.
     func rebound(to container: any ManagedContainer) -> BoundValidator {
         BoundValidator(container: container, name: name, site: site, validator: validator)
@@ -234,12 +241,16 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
 }
 
 extension Factory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons) { _ = resolve() }
     }
 }
 
 extension AsyncFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         let description = registration.description
         let issue = await ValidationSink.$current.withValue(sink) {
@@ -252,12 +263,16 @@ extension AsyncFactory: ValidatableFactory {
 }
 
 extension ParameterFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         sink.report(ValidationIssue.skipped(registration.description))
     }
 }
 
 extension AsyncParameterFactory: ValidatableFactory {
+    var validationName: String { registration.description }
+
     func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
         sink.report(ValidationIssue.skipped(registration.description))
     }
@@ -271,6 +286,15 @@ extension ValidationIssue {
             message:
                 "\(factory) takes a parameter, so validate cannot resolve it and skipped it. Validate the factories "
                 + "it resolves instead, or a Factory that calls it with a typical parameter.")
+    }
+
+    /// A factory in a task-bound scope, which validation resolves outside every `withScope` block.
+    static func inactiveScope(_ factory: String) -> ValidationIssue {
+        ValidationIssue(
+            kind: .skipped, factory: factory,
+            message:
+                "\(factory) is in a task-bound scope, and validation runs outside every withScope block, so it "
+                + "skipped it and what depends on it. Validate it in a test that resolves it inside withScope.")
     }
 }
 
@@ -293,6 +317,8 @@ final class ValidationSink: @unchecked Sendable {
             return nil
         } catch let cycle as DependencyCycleError {
             return ValidationIssue(kind: .cycle, factory: factory, message: cycle.description)
+        } catch let inactive as InactiveScopeError {
+            return .inactiveScope(inactive.factory)
         } catch {
             return ValidationIssue(kind: .threw, factory: factory, message: "\(factory) threw: \(error)")
         }

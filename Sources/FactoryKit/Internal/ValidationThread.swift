@@ -34,7 +34,13 @@ enum ValidationThread {
 
         /// Reports the cycle, lets validation go on, and parks the calling thread for good.
         func reportCycleAndPark(factory: String, message: String) -> Never {
-            sink.report(ValidationIssue(kind: .cycle, factory: factory, message: message))
+            reportAndPark(ValidationIssue(kind: .cycle, factory: factory, message: message))
+        }
+
+        /// Reports `issue`, which the resolution cannot get past, lets validation go on, and parks
+        /// the calling thread for good.
+        func reportAndPark(_ issue: ValidationIssue) -> Never {
+            sink.report(issue)
             finish()
             let never = DispatchSemaphore(value: 0)
             while true { never.wait() }

@@ -17,4 +17,15 @@ struct AppCoreTests {
         Container.shared.accountLoader { MockLoader() }
         #expect(Container.shared.accountsModel().titles == ["mock"])
     }
+
+    @Test func everyFactoryOfEveryModuleIsWired() async throws {
+        // FactoryManifest.swift is written by `swift package validate-factories`; the promise
+        // Services makes is fulfilled in AppCore's autoRegister(), so it counts as fulfilled.
+        let report = try await Container.shared.validateAll(FactoryManifest.all)
+        #expect(report.issues.isEmpty, "\(report)")
+        #expect(
+            report.factories == [
+                "Container.accountLoader<Optional<AccountLoading>>", "Container.accountsModel<AccountsModel>",
+            ])
+    }
 }

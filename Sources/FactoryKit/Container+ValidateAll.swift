@@ -1,0 +1,60 @@
+extension Container {
+    /// Resolves every factory of a manifest, of any container type, each in a fresh container,
+    /// and reports what is wrong with the wiring, without crashing.
+    ///
+    /// ```swift
+    /// @Test func theWholeGraphIsSound() async throws {
+    ///     let report = try await Container.shared.validateAll(FactoryManifest.all)
+    ///     #expect(report.problems.isEmpty, "\(report)")
+    /// }
+    /// ```
+    ///
+    /// Each entry makes its own fresh container, so `autoRegister()` runs there first: a
+    /// `promised()` factory that the app registers in `autoRegister()` counts as fulfilled, even
+    /// when another module declares it. Each entry gets new, empty singletons as well, so
+    /// validation neither sees nor leaves process-wide singletons.
+    ///
+    /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
+    /// reports (cycles with their path, async factories that throw, promises never registered,
+    /// singletons capturing shorter-lived values; parameter and task-bound factories skipped) and
+    /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
+    /// exports.
+    /// Synchronous factories run on a thread of their own, where this container is
+    /// `Container.shared`; a synchronous cycle parks that thread for the rest of the process and
+    /// is reported.
+    ///
+    /// `prepare` receives each fresh container before its factory is resolved, after its
+    /// `autoRegister()`, to keep validation off real resources:
+    ///
+    /// ```swift
+    /// let report = try await Container.shared.validateAll(FactoryManifest.all) { container in
+    ///     (container as? Container)?.databasePath.register { ":memory:" }
+    /// }
+    /// ```
+    public func validateAll(
+        _ manifest: [FactoryManifestEntry], preparing prepare: (any ManagedContainer) -> Void = { _ in }
+    ) async throws -> ValidationReport {
+        let sink = ValidationSink()
+        let recorder = GraphRecorder(only: [])
+        Diagnostics.settings.withLock { $0.recorders.append(recorder) }
+        defer { Diagnostics.settings.withLock { $0.recorders.removeAll { $0 === recorder } } }
+        // Kept alive until the graph is read, so the recorder's identifiers stay theirs.
+        var containers: [any ManagedContainer] = []
+        var factories: [String] = []
+        for entry in manifest {
+            try Task.checkCancellation()
+            let (container, factory) = entry.target()
+            container.manager.promiseTriggersError = false
+            prepare(container)
+            recorder.keep(container)
+            containers.append(container)
+            factories.append(factory.validationName)
+            await factory.validate(reportingTo: sink, shared: self, singletons: Scope.Singleton())
+        }
+        return withExtendedLifetime(containers) {
+            ValidationReport(
+                factories: factories, issues: sink.issues + Self.scopeSmells(in: recorder.graph),
+                graph: recorder.graph)
+        }
+    }
+}

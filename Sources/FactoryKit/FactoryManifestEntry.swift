@@ -1,0 +1,69 @@
+/// One factory of an app, with how to make a fresh container of its type: a line of the list that
+/// ``Container/validateAll(_:preparing:)`` checks.
+///
+/// ```swift
+/// enum FactoryManifest {
+///     static let all: [FactoryManifestEntry] = [
+///         .factory(\Container.database, in: { Container() }),
+///         .factory(\Container.session, in: { Container() }),
+///         .factory(\FeatureContainer.lookup, in: { FeatureContainer() }),
+///     ]
+/// }
+/// ```
+///
+/// Every kind of factory is listed the same way. A `Factory` or `AsyncFactory` is resolved; a
+/// `ParameterFactory` or `AsyncParameterFactory` is listed so the report names it as skipped:
+/// validation cannot invent its parameter. `fresh` runs once per entry, so each factory is
+/// resolved in a container of its own, where `autoRegister()` has run.
+///
+/// The `validate-factories` command plugin writes such a list for a whole target; it can be
+/// written by hand as well.
+public struct FactoryManifestEntry: @unchecked Sendable {
+    // Unchecked: the closure holds a key path, which names a property and holds no state, and a
+    // `@Sendable` maker of containers.
+    let target: () -> (container: any ManagedContainer, factory: any ValidatableFactory)
+
+    private init(_ target: @escaping () -> (container: any ManagedContainer, factory: any ValidatableFactory)) {
+        self.target = target
+    }
+
+    /// An entry for the factory at `keyPath`, resolved in a container that `fresh` makes.
+    public static func factory<C: ManagedContainer, T>(
+        _ keyPath: KeyPath<C, Factory<T>>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        FactoryManifestEntry {
+            let container = fresh()
+            return (container, container[keyPath: keyPath])
+        }
+    }
+
+    /// An entry for the async factory at `keyPath`, resolved in a container that `fresh` makes.
+    public static func factory<C: ManagedContainer, T>(
+        _ keyPath: KeyPath<C, AsyncFactory<T>>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        FactoryManifestEntry {
+            let container = fresh()
+            return (container, container[keyPath: keyPath])
+        }
+    }
+
+    /// An entry for the parameter factory at `keyPath`, which validation reports as skipped.
+    public static func factory<C: ManagedContainer, P, T>(
+        _ keyPath: KeyPath<C, ParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        FactoryManifestEntry {
+            let container = fresh()
+            return (container, container[keyPath: keyPath])
+        }
+    }
+
+    /// An entry for the async parameter factory at `keyPath`, which validation reports as skipped.
+    public static func factory<C: ManagedContainer, P, T>(
+        _ keyPath: KeyPath<C, AsyncParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        FactoryManifestEntry {
+            let container = fresh()
+            return (container, container[keyPath: keyPath])
+        }
+    }
+}

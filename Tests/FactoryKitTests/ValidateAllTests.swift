@@ -1,0 +1,180 @@
+import FactoryKit
+import FactoryTesting
+import Testing
+import XCTest
+
+final class ManifestService: @unchecked Sendable {}
+
+/// A feature module's container: it promises a service and fulfils one of its promises itself,
+/// the way an app's `autoRegister()` does.
+final class ManifestFeatureContainer: SharedContainer, AutoRegistering {
+    static let shared = ManifestFeatureContainer()
+    let manager = ContainerManager()
+
+    var fulfilled: Factory<ManifestService?> { promised() }
+    var forgotten: Factory<ManifestService?> { promised() }
+    var usesForgotten: Factory<ManifestService> { self { self.forgotten() ?? ManifestService() } }
+    var usesMainContainer: Factory<ManifestService> {
+        self { Container.shared.manifestPlain() }.singleton
+    }
+    var lookup: ParameterFactory<Int, ManifestService> { self { _ in ManifestService() } }
+
+    func autoRegister() {
+        fulfilled.register { ManifestService() }
+    }
+}
+
+extension Container {
+    var manifestPlain: Factory<ManifestService> { self { ManifestService() } }
+    var manifestSingleton: Factory<ManifestService> {
+        self {
+            _ = self.manifestPlain()
+            return ManifestService()
+        }.singleton
+    }
+    var manifestCycleA: AsyncFactory<ManifestService> {
+        self {
+            _ = try await self.manifestCycleB()
+            return ManifestService()
+        }
+    }
+    var manifestCycleB: AsyncFactory<ManifestService> {
+        self {
+            _ = try await self.manifestCycleA()
+            return ManifestService()
+        }
+    }
+    var manifestSyncCycleA: Factory<ManifestService> {
+        self {
+            _ = self.manifestSyncCycleB()
+            return ManifestService()
+        }
+    }
+    var manifestSyncCycleB: Factory<ManifestService> {
+        self {
+            _ = self.manifestSyncCycleA()
+            return ManifestService()
+        }
+    }
+    var manifestAsyncLookup: AsyncParameterFactory<String, ManifestService> { self { _ in ManifestService() } }
+}
+
+@Suite(.container)
+struct ValidateAllTests {
+    @Test func aSoundManifestAcrossContainerTypesHasNoProblems() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(\Container.manifestPlain, in: { Container() }),
+            .factory(\ManifestFeatureContainer.fulfilled, in: { ManifestFeatureContainer() }),
+        ])
+        #expect(report.issues.isEmpty)
+        #expect(
+            report.factories == [
+                "Container.manifestPlain<ManifestService>",
+                "ManifestFeatureContainer.fulfilled<Optional<ManifestService>>",
+            ])
+        #expect(report.description == "Validated 2 factories: 0 problems, 0 skipped.")
+    }
+
+    @Test func reportsEveryKindOfProblemAcrossContainerTypes() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),
+            .factory(\Container.manifestCycleA, in: { Container() }),
+            .factory(\Container.manifestSingleton, in: { Container() }),
+            .factory(\Container.manifestSyncCycleA, in: { Container() }),
+            .factory(\ManifestFeatureContainer.lookup, in: { ManifestFeatureContainer() }),
+            .factory(\Container.manifestAsyncLookup, in: { Container() }),
+        ])
+        #expect(report.problems.map(\.kind) == [.unregisteredPromise, .cycle, .cycle, .scopeSmell])
+        #expect(
+            report.problems.map(\.factory) == [
+                "ManifestFeatureContainer.forgotten<Optional<ManifestService>>",
+                "Container.manifestCycleA<ManifestService>",
+                "Container.manifestSyncCycleA<ManifestService>",
+                "Container.manifestSingleton<ManifestService>",
+            ])
+        #expect(
+            report.skipped.map(\.factory) == [
+                "ManifestFeatureContainer.lookup<ManifestService>", "Container.manifestAsyncLookup<ManifestService>",
+            ])
+        #expect(report.factories.count == 6)
+        #expect(
+            report.description.hasPrefix("Validated 6 factories: 4 problems, 2 skipped.\nerror: [unregisteredPromise] ")
+        )
+        #expect(
+            report.description.hasSuffix(
+                "\nskipped: Container.manifestAsyncLookup<ManifestService> takes a parameter, so validate cannot "
+                    + "resolve it and skipped it. Validate the factories it resolves instead, or a Factory that calls "
+                    + "it with a typical parameter.")
+        )
+    }
+
+    @Test func factoriesInATaskBoundScopeAreSkippedNotFatal() async throws {
+        // Validation runs outside every withScope block: resolving these would stop the program.
+        let report = try await Container.shared.validateAll([
+            .factory(\Container.requestLog, in: { Container() }),
+            .factory(\Container.requestAsyncLog, in: { Container() }),
+            .factory(\Container.manifestPlain, in: { Container() }),
+        ])
+        #expect(report.problems.isEmpty)
+        #expect(
+            report.skipped.map(\.factory) == [
+                "Container.requestLog<RequestLog>", "Container.requestAsyncLog<RequestLog>",
+            ])
+        #expect(
+            report.skipped.first?.message
+                == "Container.requestLog<RequestLog> is in a task-bound scope, and validation runs outside every "
+                + "withScope block, so it skipped it and what depends on it. Validate it in a test that resolves it "
+                + "inside withScope.")
+        #expect(report.graph.nodes.contains { $0.id == "Container.manifestPlain<ManifestService>" })
+    }
+
+    @Test func eachFreshContainerIsPreparedAfterItsAutoRegister() async throws {
+        let preparedResolutions = Counter()
+        let report = try await Container.shared.validateAll([
+            .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),
+            .factory(\ManifestFeatureContainer.fulfilled, in: { ManifestFeatureContainer() }),
+        ]) { container in
+            guard let container = container as? ManifestFeatureContainer else { return }
+            container.forgotten.register { ManifestService() }
+            container.fulfilled.register {
+                _ = preparedResolutions.next()
+                return ManifestService()
+            }
+        }
+        #expect(report.issues.isEmpty)
+        // Registered after autoRegister(), so the preparation's registration is the one used.
+        #expect(preparedResolutions.count == 1)
+    }
+
+    @Test func theGraphSpansContainerTypes() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(\ManifestFeatureContainer.usesMainContainer, in: { ManifestFeatureContainer() }),
+            .factory(\Container.manifestSingleton, in: { Container() }),
+        ])
+        #expect(
+            report.graph.nodes.map(\.id) == [
+                "ManifestFeatureContainer.usesMainContainer<ManifestService>",
+                "Container.manifestSingleton<ManifestService>",
+                "Container.manifestPlain<ManifestService>",
+            ])
+        #expect(
+            report.graph.edges == [
+                DependencyGraph.Edge(
+                    from: "Container.manifestSingleton<ManifestService>", to: "Container.manifestPlain<ManifestService>"
+                )
+            ])
+        #expect(report.graph.dot().contains("\"Container.manifestSingleton<ManifestService>\" -> "))
+    }
+}
+
+final class ValidateAllXCTests: XCTestCase {
+    func testAForgottenPromiseIsReportedAndAFulfilledOneIsNot() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(\ManifestFeatureContainer.fulfilled, in: { ManifestFeatureContainer() }),
+            .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),
+        ])
+        XCTAssertEqual(report.problems.map(\.kind), [.unregisteredPromise])
+        XCTAssertEqual(report.problems.first?.factory, "ManifestFeatureContainer.forgotten<Optional<ManifestService>>")
+        XCTAssertEqual(report.graph.nodes.count, 3)
+    }
+}
