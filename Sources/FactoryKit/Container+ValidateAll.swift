@@ -34,27 +34,17 @@ extension Container {
     public func validateAll(
         _ manifest: [FactoryManifestEntry], preparing prepare: (any ManagedContainer) -> Void = { _ in }
     ) async throws -> ValidationReport {
-        let sink = ValidationSink()
-        let recorder = GraphRecorder(only: [])
-        Diagnostics.settings.withLock { $0.recorders.append(recorder) }
-        defer { Diagnostics.settings.withLock { $0.recorders.removeAll { $0 === recorder } } }
-        // Kept alive until the graph is read, so the recorder's identifiers stay theirs.
-        var containers: [any ManagedContainer] = []
+        let run = ValidationRun()
+        defer { run.stopRecording() }
         var factories: [String] = []
         for entry in manifest {
             try Task.checkCancellation()
             let (container, factory) = entry.target()
-            container.manager.promiseTriggersError = false
-            prepare(container)
-            recorder.keep(container)
-            containers.append(container)
+            run.adopt(container, preparing: prepare)
             factories.append(factory.validationName)
-            await factory.validate(reportingTo: sink, shared: self, singletons: Scope.Singleton())
+            await run.validate(factory, shared: self)
         }
-        return withExtendedLifetime(containers) {
-            ValidationReport(
-                factories: factories, issues: sink.issues + Self.scopeSmells(in: recorder.graph),
-                graph: recorder.graph)
-        }
+        let (issues, graph) = run.finish()
+        return ValidationReport(factories: factories, issues: issues, graph: graph)
     }
 }

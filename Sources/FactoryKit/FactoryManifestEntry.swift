@@ -27,43 +27,41 @@ public struct FactoryManifestEntry: @unchecked Sendable {
         self.target = target
     }
 
+    /// An entry whose container `fresh` makes, and whose factory `factory` reads from it.
+    private static func entry<C: ManagedContainer>(
+        _ fresh: @escaping @Sendable () -> C, _ factory: @escaping (C) -> any ValidatableFactory
+    ) -> FactoryManifestEntry {
+        FactoryManifestEntry {
+            let container = fresh()
+            return (container, factory(container))
+        }
+    }
+
     /// An entry for the factory at `keyPath`, resolved in a container that `fresh` makes.
     public static func factory<C: ManagedContainer, T>(
         _ keyPath: KeyPath<C, Factory<T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        FactoryManifestEntry {
-            let container = fresh()
-            return (container, container[keyPath: keyPath])
-        }
+        entry(fresh) { $0[keyPath: keyPath] }
     }
 
     /// An entry for the async factory at `keyPath`, resolved in a container that `fresh` makes.
     public static func factory<C: ManagedContainer, T>(
         _ keyPath: KeyPath<C, AsyncFactory<T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        FactoryManifestEntry {
-            let container = fresh()
-            return (container, container[keyPath: keyPath])
-        }
+        entry(fresh) { $0[keyPath: keyPath] }
     }
 
     /// An entry for the parameter factory at `keyPath`, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         _ keyPath: KeyPath<C, ParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        FactoryManifestEntry {
-            let container = fresh()
-            return (container, container[keyPath: keyPath])
-        }
+        entry(fresh) { $0[keyPath: keyPath] }
     }
 
     /// An entry for the async parameter factory at `keyPath`, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         _ keyPath: KeyPath<C, AsyncParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        FactoryManifestEntry {
-            let container = fresh()
-            return (container, container[keyPath: keyPath])
-        }
+        entry(fresh) { $0[keyPath: keyPath] }
     }
 }

@@ -65,17 +65,11 @@ extension ManagedContainer {
     public func validate(_ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self) async throws
         -> [ValidationIssue]
     {
-        let sink = ValidationSink()
-        let recorder = GraphRecorder(only: [])
-        Diagnostics.settings.withLock { $0.recorders.append(recorder) }
-        defer { Diagnostics.settings.withLock { $0.recorders.removeAll { $0 === recorder } } }
-        // Kept alive until the graph is read, so the recorder's identifiers stay theirs.
-        var containers: [Self] = []
+        let run = ValidationRun()
+        defer { run.stopRecording() }
         func nextContainer() -> Self {
             let container = fresh()
-            container.manager.promiseTriggersError = false
-            recorder.keep(container)
-            containers.append(container)
+            run.adopt(container)
             return container
         }
         let shared = Container.shared
@@ -83,19 +77,17 @@ extension ManagedContainer {
             let registered = nextContainer().registeredFactories()
             for factory in registered.resolvable {
                 try Task.checkCancellation()
-                let target = factory.rebound(to: nextContainer())
-                await target.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+                await run.validate(factory.rebound(to: nextContainer()), shared: shared)
             }
             Diagnostics.log(Self.summary(of: registered))
         } else {
             for keyPath in factories {
                 try Task.checkCancellation()
-                let container = nextContainer()
-                guard let target = container[keyPath: keyPath] as? any ValidatableFactory else { continue }
-                await target.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+                guard let target = nextContainer()[keyPath: keyPath] as? any ValidatableFactory else { continue }
+                await run.validate(target, shared: shared)
             }
         }
-        return withExtendedLifetime(containers) { sink.issues + Self.scopeSmells(in: recorder.graph) }
+        return run.finish().issues
     }
 
     /// Validates the listed factories; see ``validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.
@@ -135,20 +127,6 @@ extension ManagedContainer {
                 + registered.skipped.joined(separator: ", ")
         }
         return text + "."
-    }
-
-    static func scopeSmells(in graph: DependencyGraph) -> [ValidationIssue] {
-        let scopes = Dictionary(graph.nodes.map { ($0.id, $0.scope) }, uniquingKeysWith: { first, _ in first })
-        return graph.edges.compactMap { edge in
-            guard scopes[edge.from] == "singleton", let captured = scopes[edge.to],
-                ["unique", "cached", "shared", "graph"].contains(captured)
-            else { return nil }
-            return ValidationIssue(
-                kind: .scopeSmell, factory: edge.from,
-                message:
-                    "\(edge.from) is a singleton but depends on \(edge.to), which is \(captured): the singleton keeps "
-                    + "the first one forever. Make \(edge.to) a singleton too, or resolve it when it is needed.")
-        }
     }
 }
 

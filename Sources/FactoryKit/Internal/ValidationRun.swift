@@ -1,0 +1,53 @@
+/// One run of `validate` or `validateAll`: the fresh containers it resolves in, where their
+/// issues go, and the graph of every resolution they make, from which scope leaks are read.
+final class ValidationRun {
+    let sink = ValidationSink()
+    private let recorder = GraphRecorder(only: [])
+    /// Kept alive until the graph is read, so the recorder's identifiers stay theirs.
+    private var containers: [any ManagedContainer] = []
+
+    /// Starts recording; ``stopRecording()`` must follow, also when validation throws.
+    init() {
+        Diagnostics.settings.withLock { $0.recorders.append(recorder) }
+    }
+
+    func stopRecording() {
+        Diagnostics.settings.withLock { $0.recorders.removeAll { $0 === recorder } }
+    }
+
+    /// Takes `container`, fresh, into the run: a promise left unregistered is an issue, not a
+    /// stop, and its resolutions are recorded. `prepare` sees it first.
+    func adopt(_ container: any ManagedContainer, preparing prepare: (any ManagedContainer) -> Void = { _ in }) {
+        container.manager.promiseTriggersError = false
+        prepare(container)
+        recorder.keep(container)
+        containers.append(container)
+    }
+
+    /// Resolves `factory` with singletons of its own, reporting to the run.
+    func validate(_ factory: any ValidatableFactory, shared: Container) async {
+        await factory.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+    }
+
+    /// The issues reported, then the scope leaks the graph shows, and the graph.
+    func finish() -> (issues: [ValidationIssue], graph: DependencyGraph) {
+        withExtendedLifetime(containers) {
+            let graph = recorder.graph
+            return (sink.issues + Self.scopeSmells(in: graph), graph)
+        }
+    }
+
+    static func scopeSmells(in graph: DependencyGraph) -> [ValidationIssue] {
+        let scopes = Dictionary(graph.nodes.map { ($0.id, $0.scope) }, uniquingKeysWith: { first, _ in first })
+        return graph.edges.compactMap { edge in
+            guard scopes[edge.from] == "singleton", let captured = scopes[edge.to],
+                ["unique", "cached", "shared", "graph"].contains(captured)
+            else { return nil }
+            return ValidationIssue(
+                kind: .scopeSmell, factory: edge.from,
+                message:
+                    "\(edge.from) is a singleton but depends on \(edge.to), which is \(captured): the singleton keeps "
+                    + "the first one forever. Make \(edge.to) a singleton too, or resolve it when it is needed.")
+        }
+    }
+}
