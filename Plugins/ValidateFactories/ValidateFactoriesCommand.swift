@@ -2,57 +2,77 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory validate-factories --target MyApp
-/// --output Tests/MyAppTests/FactoryManifest.swift [--check]`: finds every factory of a target and
-/// of the package targets it depends on, in their symbol graphs, and writes the manifest that
-/// `Container.validateAll(_:)` checks in a test.
+/// --output Tests/MyAppTests/FactoryManifest.swift [--check] [--graph dot|mermaid|json
+/// [--graph-output PATH]]`: finds every factory of a target and of the package targets it depends
+/// on, in their symbol graphs, writes the manifest listing them (with `--check`, fails if the one
+/// on disk differs), then resolves every factory through the test the manifest holds and prints
+/// what is wrong with the wiring. Exits non-zero on a stale manifest or a problem.
 ///
 /// Symbol graphs, not a scan of the source text: the compiler has already resolved every
 /// declaration form (extensions of `Container`, of `SharedContainer`, conformances declared apart
 /// from the type, `typealias`es, nested containers) and names each property's exact type and owner,
 /// so nothing is guessed. The price is a build of the target, which the command runs.
+///
+/// Validation runs inside the test target, where `@testable import` reaches internal factories and
+/// the app's `FactoryManifest.prepare(_:)` is compiled: the command asks SwiftPM to run the
+/// manifest's `FactoryManifestCommandTests`, which finds the command's request in
+/// `.build/validate-factories/` and writes its answer there.
 @main
 struct ValidateFactoriesCommand: CommandPlugin {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// What the generated test writes; the same shape as FactoryTesting's
+    /// `ValidateFactoriesExchange.Answer`.
+    struct Answer: Decodable {
+        var summary: String
+        var problems: [String]
+        var skipped: [String]
+        var dot: String
+        var mermaid: String
+        var json: String
+    }
+
+    static let usage =
+        "swift package --allow-writing-to-package-directory validate-factories --target MyApp "
+        + "--output Tests/MyAppTests/FactoryManifest.swift [--check] [--graph dot|mermaid|json [--graph-output PATH]]"
+
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let outputs = extractor.extractOption(named: "output")
+        let graphFormats = extractor.extractOption(named: "graph")
+        let graphOutputs = extractor.extractOption(named: "graph-output")
         let check = extractor.extractFlag(named: "check") > 0
         guard extractor.remainingArguments.isEmpty else {
             throw Failure(description: "validate-factories: unknown arguments \(extractor.remainingArguments).")
         }
         guard targetNames.count == 1, let targetName = targetNames.first, outputs.count == 1, let output = outputs.first
         else {
+            throw Failure(description: "validate-factories needs one --target and one --output, as in: \(Self.usage)")
+        }
+        guard graphFormats.count <= 1, graphOutputs.count <= 1, graphOutputs.isEmpty || !graphFormats.isEmpty,
+            graphFormats.allSatisfy(["dot", "mermaid", "json"].contains)
+        else {
             throw Failure(
                 description:
-                    "validate-factories needs one --target and one --output, as in: swift package "
-                    + "--allow-writing-to-package-directory validate-factories --target MyApp "
-                    + "--output Tests/MyAppTests/FactoryManifest.swift [--check]")
+                    "validate-factories: --graph takes dot, mermaid or json, once; --graph-output needs it. \(Self.usage)"
+            )
         }
         guard let target = try context.package.targets(named: [targetName]).first as? SwiftSourceModuleTarget else {
             throw Failure(description: "validate-factories: \(targetName) is not a Swift target of this package.")
         }
-        // The target and the package's own Swift targets it depends on, directly or not.
-        let packageTargets = Set(context.package.targets.map(\.id))
-        let modules = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SwiftSourceModuleTarget })
-            .filter { packageTargets.contains($0.id) }
-        var graphs: [SymbolGraph] = []
-        for module in modules {
-            let result = try packageManager.getSymbolGraph(
-                for: module, options: .init(minimumAccessLevel: .internal, includeSynthesized: false))
-            graphs += try SymbolGraph.all(in: result.directoryURL)
-                .filter { $0.module.name == module.moduleName }
+        let root = context.package.directoryURL
+        let url = root.appending(path: output)
+        guard let testTarget = Self.testTarget(containing: url, in: context.package) else {
+            throw Failure(
+                description:
+                    "validate-factories: --output \(output) is not in a test target. The manifest holds the test that "
+                    + "validates it: put it in a test target that depends on \(targetName) and FactoryTesting.")
         }
-        let discovery = FactoryDiscovery(graphs: graphs, root: context.package.directoryURL.path)
-        for message in discovery.unsupported { Diagnostics.warning(message) }
-        let text = ManifestWriter.manifest(
-            target: targetName, modules: modules.map(\.moduleName), factories: discovery.factories,
-            unsupported: discovery.unsupported,
-            command: "swift package validate-factories --target \(targetName) --output \(output)")
-        let url = context.package.directoryURL.appending(path: output)
+        let started = Date()
+        let (text, count, modules) = try manifest(of: target, in: context.package, output: output)
         let current = try? String(contentsOf: url, encoding: .utf8)
         if check {
             guard current == text else {
@@ -62,12 +82,93 @@ struct ValidateFactoriesCommand: CommandPlugin {
                         + "`swift package --allow-writing-to-package-directory validate-factories --target "
                         + "\(targetName) --output \(output)` and commit the result.")
             }
-            print("\(output) is up to date: \(counted(discovery.factories.count, "factory", "factories")).")
+            print("\(output) is up to date: \(counted(count, "factory", "factories")).")
         } else {
             if current != text { try text.write(to: url, atomically: true, encoding: .utf8) }
             print(
-                "Wrote \(output): \(counted(discovery.factories.count, "factory", "factories")) in "
-                    + "\(counted(modules.count, "module", "modules")).")
+                "Wrote \(output): \(counted(count, "factory", "factories")) in \(counted(modules, "module", "modules"))."
+            )
+        }
+
+        let answer = try validate(testTarget: testTarget, root: root)
+        print(answer.summary)
+        for problem in answer.problems { print("error: \(problem)") }
+        for skipped in answer.skipped { print("skipped: \(skipped)") }
+        if let format = graphFormats.first {
+            let graph = format == "dot" ? answer.dot : format == "mermaid" ? answer.mermaid : answer.json
+            if let graphOutput = graphOutputs.first {
+                let url =
+                    graphOutput.hasPrefix("/") ? URL(fileURLWithPath: graphOutput) : root.appending(path: graphOutput)
+                try graph.write(to: url, atomically: true, encoding: .utf8)
+                print("Wrote the graph to \(graphOutput) (\(format)).")
+            } else {
+                print(graph, terminator: graph.hasSuffix("\n") ? "" : "\n")
+            }
+        }
+        print(String(format: "validate-factories took %.1f s.", Date().timeIntervalSince(started)))
+        guard answer.problems.isEmpty else {
+            throw Failure(
+                description:
+                    "validate-factories: \(counted(answer.problems.count, "problem", "problems")) in the factories of "
+                    + "\(targetName).")
+        }
+    }
+
+    /// The manifest's text for `target`, how many factories it lists, and in how many modules.
+    private func manifest(
+        of target: SwiftSourceModuleTarget, in package: Package, output: String
+    ) throws -> (text: String, factories: Int, modules: Int) {
+        // The target and the package's own Swift targets it depends on, directly or not.
+        let packageTargets = Set(package.targets.map(\.id))
+        let modules = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SwiftSourceModuleTarget })
+            .filter { packageTargets.contains($0.id) }
+        var graphs: [SymbolGraph] = []
+        for module in modules {
+            let result = try packageManager.getSymbolGraph(
+                for: module, options: .init(minimumAccessLevel: .internal, includeSynthesized: false))
+            graphs += try SymbolGraph.all(in: result.directoryURL)
+                .filter { $0.module.name == module.moduleName }
+        }
+        let discovery = FactoryDiscovery(graphs: graphs, root: package.directoryURL.path)
+        for message in discovery.unsupported { Diagnostics.warning(message) }
+        let text = ManifestWriter.manifest(
+            target: target.name, modules: modules.map(\.moduleName), factories: discovery.factories,
+            unsupported: discovery.unsupported, output: output,
+            command: "swift package validate-factories --target \(target.name) --output \(output)")
+        return (text, discovery.factories.count, modules.count)
+    }
+
+    /// Runs the manifest's generated test, which resolves every factory and answers in
+    /// `.build/validate-factories/answer.json`.
+    private func validate(testTarget: SwiftSourceModuleTarget, root: URL) throws -> Answer {
+        let exchange = root.appending(path: ".build/validate-factories")
+        let request = exchange.appending(path: "request")
+        let answerURL = exchange.appending(path: "answer.json")
+        try FileManager.default.createDirectory(at: exchange, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: answerURL)
+        try Data().write(to: request)
+        defer {
+            try? FileManager.default.removeItem(at: request)
+            try? FileManager.default.removeItem(at: answerURL)
+        }
+        let test = "\(testTarget.moduleName).FactoryManifestCommandTests"
+        let result = try packageManager.test(.filtered([test]), parameters: .init(enableCodeCoverage: false))
+        guard let data = try? Data(contentsOf: answerURL) else {
+            let ran = result.testTargets.flatMap(\.testCases).flatMap(\.tests).count
+            throw Failure(
+                description:
+                    ran == 0
+                    ? "validate-factories: \(test) did not run. Does \(testTarget.name) build, and does it depend on "
+                        + "FactoryTesting? `swift build --build-tests` shows why."
+                    : "validate-factories: \(test) failed before it answered; `swift test --filter \(test)` shows why.")
+        }
+        return try JSONDecoder().decode(Answer.self, from: data)
+    }
+
+    /// The test target whose folder holds `file`.
+    private static func testTarget(containing file: URL, in package: Package) -> SwiftSourceModuleTarget? {
+        package.targets.compactMap { $0 as? SwiftSourceModuleTarget }.first {
+            $0.kind == .test && file.standardizedFileURL.path.hasPrefix($0.directoryURL.standardizedFileURL.path + "/")
         }
     }
 

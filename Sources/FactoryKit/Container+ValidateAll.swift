@@ -16,7 +16,7 @@ extension Container {
     ///
     /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
     /// reports (cycles with their path, async factories that throw, promises never registered,
-    /// singletons capturing shorter-lived values; parameter and task-bound factories skipped) and
+    /// singletons capturing shorter-lived values; parameter factories skipped) and
     /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
     /// exports.
     /// Synchronous factories run on a thread of their own, where this container is
@@ -44,7 +44,7 @@ extension Container {
             factories.append(factory.validationName)
             await run.validate(factory, shared: self)
         }
-        let (issues, graph) = run.finish()
+        let (issues, graph) = await run.finish()
         return ValidationReport(factories: factories, issues: issues, graph: graph)
     }
 }

@@ -309,8 +309,6 @@ extension FactoryRegistration {
     @usableFromInline
     func produceTaskBound(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         guard let block = ScopeBlock.active(for: scope) else {
-            // Validation resolves outside every scope block: it reports the factory, not a crash.
-            ValidationThread.current?.reportAndPark(.inactiveScope(description))
             Diagnostics.stop(InactiveScopeError(factory: description).description)
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)

@@ -12,8 +12,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
         /// A longer-lived value captures a shorter-lived one, such as a singleton depending on a
         /// unique or cached value.
         case scopeSmell
-        /// A factory could not be resolved: it takes a parameter, or it lives in a task-bound scope
-        /// that is not active.
+        /// A factory could not be resolved: it takes a parameter.
         case skipped
     }
 
@@ -53,9 +52,10 @@ extension ManagedContainer {
     ///
     /// Reported: each factory in a dependency cycle (with its path), each async factory that
     /// throws, each `promised()` factory resolved but never registered, each singleton that
-    /// depends on a unique, cached, shared or graph value, capturing it forever, and each listed
-    /// factory that cannot be resolved without a parameter or outside a task-bound scope's
-    /// `withScope` block (`skipped`).
+    /// depends on a unique, cached, shared, graph or task-bound value, capturing it forever, and
+    /// each listed factory that cannot be resolved without a parameter (`skipped`). A factory in a
+    /// task-bound scope, such as `.request`, is resolved in a block of that scope that validation
+    /// opens and ends, shutting down what it created.
     ///
     /// A synchronous factory is resolved on a thread of its own, with `Container.shared` and the
     /// validation's singletons bound as they are here: a cycle cannot be unwound, so that thread is
@@ -87,7 +87,7 @@ extension ManagedContainer {
                 await run.validate(target, shared: shared)
             }
         }
-        return run.finish().issues
+        return await run.finish().issues
     }
 
     /// Validates the listed factories; see ``validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.
@@ -265,15 +265,6 @@ extension ValidationIssue {
                 "\(factory) takes a parameter, so validate cannot resolve it and skipped it. Validate the factories "
                 + "it resolves instead, or a Factory that calls it with a typical parameter.")
     }
-
-    /// A factory in a task-bound scope, which validation resolves outside every `withScope` block.
-    static func inactiveScope(_ factory: String) -> ValidationIssue {
-        ValidationIssue(
-            kind: .skipped, factory: factory,
-            message:
-                "\(factory) is in a task-bound scope, and validation runs outside every withScope block, so it "
-                + "skipped it and what depends on it. Validate it in a test that resolves it inside withScope.")
-    }
 }
 
 /// Collects the issues of one validation; resolutions reach it through the task.
@@ -281,12 +272,30 @@ final class ValidationSink: @unchecked Sendable {
     @TaskLocal static var current: ValidationSink?
 
     private let storage = Locked<[ValidationIssue]>([])
+    /// The blocks validation opens, one per task-bound scope it meets outside a `withScope` block,
+    /// so that factories of such scopes are resolved and checked too.
+    private let scopeBlocks = Locked<[ObjectIdentifier: ScopeBlock]>([:])
 
     func report(_ issue: ValidationIssue) {
         storage.withLock { $0.append(issue) }
     }
 
     var issues: [ValidationIssue] { storage.withLock { $0 } }
+
+    /// The block validation keeps open for `scope`.
+    func block(for scope: Scope) -> ScopeBlock {
+        scopeBlocks.withLock { blocks in
+            if let block = blocks[ObjectIdentifier(scope)] { return block }
+            let block = ScopeBlock()
+            blocks[ObjectIdentifier(scope)] = block
+            return block
+        }
+    }
+
+    /// Ends the blocks validation opened, shutting down what was created in them.
+    func closeBlocks() async {
+        for block in scopeBlocks.withLock({ $0.values }) { await block.close() }
+    }
 
     /// The issue an async resolution's error amounts to, if it fails.
     static func issue(resolving factory: String, _ body: () async throws -> Void) async -> ValidationIssue? {
@@ -295,8 +304,6 @@ final class ValidationSink: @unchecked Sendable {
             return nil
         } catch let cycle as DependencyCycleError {
             return ValidationIssue(kind: .cycle, factory: factory, message: cycle.description)
-        } catch let inactive as InactiveScopeError {
-            return .inactiveScope(inactive.factory)
         } catch {
             return ValidationIssue(kind: .threw, factory: factory, message: "\(factory) threw: \(error)")
         }

@@ -24,8 +24,7 @@ public struct ValidationReport: Sendable, Equatable, CustomStringConvertible {
     /// The issues that are faults in the wiring: every issue but the skipped factories.
     public var problems: [ValidationIssue] { issues.filter { $0.kind != .skipped } }
 
-    /// The factories validation could not resolve: those that take a parameter, and those in a
-    /// task-bound scope, which is not active while validation runs.
+    /// The factories validation could not resolve: those that take a parameter.
     public var skipped: [ValidationIssue] { issues.filter { $0.kind == .skipped } }
 
     /// A summary line, then one line per problem and one per skipped factory.

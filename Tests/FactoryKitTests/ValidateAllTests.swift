@@ -25,6 +25,13 @@ final class ManifestFeatureContainer: SharedContainer, AutoRegistering {
 }
 
 extension Container {
+    var validationJournal: Factory<ShutdownJournal> { self { ShutdownJournal() } }
+    var validationRequestConnection: Factory<Connection> {
+        self { Connection("validation", journal: self.validationJournal()) }.scope(.request)
+    }
+    var validationRequestUser: Factory<Connection> {
+        self { self.validationRequestConnection() }.singleton
+    }
     var manifestPlain: Factory<ManifestService> { self { ManifestService() } }
     var manifestSingleton: Factory<ManifestService> {
         self {
@@ -108,24 +115,44 @@ struct ValidateAllTests {
         )
     }
 
-    @Test func factoriesInATaskBoundScopeAreSkippedNotFatal() async throws {
-        // Validation runs outside every withScope block: resolving these would stop the program.
+    @Test func factoriesInATaskBoundScopeAreResolvedInABlockValidationOpens() async throws {
+        // Outside every withScope block, resolving these would stop the program; validation opens
+        // a block of their scope, resolves them there and ends it before it returns.
+        let journal = ShutdownJournal()
         let report = try await Container.shared.validateAll([
             .factory(\Container.requestLog, in: { Container() }),
             .factory(\Container.requestAsyncLog, in: { Container() }),
-            .factory(\Container.manifestPlain, in: { Container() }),
-        ])
-        #expect(report.problems.isEmpty)
+            .factory(\Container.validationRequestConnection, in: { Container() }),
+            .factory(\Container.validationRequestUser, in: { Container() }),
+        ]) { container in
+            (container as? Container)?.validationJournal.register { journal }
+        }
+        #expect(report.skipped.isEmpty, "\(report)")
         #expect(
-            report.skipped.map(\.factory) == [
+            Set(report.graph.nodes.map(\.id)).isSuperset(of: [
                 "Container.requestLog<RequestLog>", "Container.requestAsyncLog<RequestLog>",
-            ])
+                "Container.validationRequestConnection<Connection>",
+            ]))
+        // The block ended: what was created in it is shut down once, before validateAll returns.
+        #expect(await journal.entries == ["validation", "validation"])
+        // A singleton holding a request-scoped value outlives the request: a scope leak.
+        #expect(report.problems.map(\.kind) == [.scopeSmell], "\(report)")
         #expect(
-            report.skipped.first?.message
-                == "Container.requestLog<RequestLog> is in a task-bound scope, and validation runs outside every "
-                + "withScope block, so it skipped it and what depends on it. Validate it in a test that resolves it "
-                + "inside withScope.")
-        #expect(report.graph.nodes.contains { $0.id == "Container.manifestPlain<ManifestService>" })
+            report.problems.first?.message
+                == "Container.validationRequestUser<Connection> is a singleton but depends on "
+                + "Container.validationRequestConnection<Connection>, which is task-bound: the singleton keeps the first "
+                + "one forever. Make Container.validationRequestConnection<Connection> a singleton too, or resolve it "
+                + "when it is needed.")
+    }
+
+    @Test func validationInsideAWithScopeBlockLeavesThatBlockOpen() async throws {
+        let outer = try await Container.shared.withScope(.request) {
+            let log = Container.shared.requestLog()
+            let report = try await Container.shared.validateAll([.factory(\Container.requestLog, in: { Container() })])
+            #expect(report.issues.isEmpty)
+            return (log, Container.shared.requestLog())
+        }
+        #expect(outer.0 === outer.1)
     }
 
     @Test func eachFreshContainerIsPreparedAfterItsAutoRegister() async throws {

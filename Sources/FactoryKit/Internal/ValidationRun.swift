@@ -29,9 +29,11 @@ final class ValidationRun {
         await factory.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
     }
 
-    /// The issues reported, then the scope leaks the graph shows, and the graph.
-    func finish() -> (issues: [ValidationIssue], graph: DependencyGraph) {
-        withExtendedLifetime(containers) {
+    /// Ends the task-bound blocks validation opened, then returns the issues reported, the scope
+    /// leaks the graph shows, and the graph.
+    func finish() async -> (issues: [ValidationIssue], graph: DependencyGraph) {
+        await sink.closeBlocks()
+        return withExtendedLifetime(containers) {
             let graph = recorder.graph
             return (sink.issues + Self.scopeSmells(in: graph), graph)
         }
@@ -41,7 +43,7 @@ final class ValidationRun {
         let scopes = Dictionary(graph.nodes.map { ($0.id, $0.scope) }, uniquingKeysWith: { first, _ in first })
         return graph.edges.compactMap { edge in
             guard scopes[edge.from] == "singleton", let captured = scopes[edge.to],
-                ["unique", "cached", "shared", "graph"].contains(captured)
+                ["unique", "cached", "shared", "graph", "task-bound"].contains(captured)
             else { return nil }
             return ValidationIssue(
                 kind: .scopeSmell, factory: edge.from,

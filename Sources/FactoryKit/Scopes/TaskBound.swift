@@ -157,9 +157,11 @@ final class ScopeBlock: @unchecked Sendable {
     /// The blocks the current task is inside, by scope.
     @TaskLocal static var blocks: [ObjectIdentifier: ScopeBlock] = [:]
 
+    /// The block of `scope` the current task is inside; while validation runs, a block it opened
+    /// for the purpose when the task is inside none.
     @usableFromInline
     static func active(for scope: Scope) -> ScopeBlock? {
-        blocks[ObjectIdentifier(scope)]
+        blocks[ObjectIdentifier(scope)] ?? ValidationSink.current?.block(for: scope)
     }
 
     @usableFromInline

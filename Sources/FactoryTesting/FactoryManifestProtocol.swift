@@ -1,0 +1,131 @@
+public import FactoryKit
+import Foundation
+
+#if canImport(XCTest)
+    import XCTest
+#endif
+
+/// A list of every factory of an app, as `swift package validate-factories` generates it, with
+/// how to keep validation off real resources.
+///
+/// The command writes an `enum FactoryManifest: FactoryManifestProtocol` listing each factory of
+/// a target in ``all``. Validate the whole graph in a test with one call:
+///
+/// ```swift
+/// @Test func theWholeGraphIsSound() async throws {
+///     let report = try await FactoryManifest.validate()
+///     #expect(report.problems.isEmpty, "\(report)")
+/// }
+/// ```
+///
+/// Validation really resolves each factory. When one would reach a real resource, declare
+/// ``prepare(_:)`` in an extension of your own, next to the generated file: the command and
+/// ``validate()`` both call it on each fresh container before its factory is resolved.
+///
+/// ```swift
+/// extension FactoryManifest {
+///     static func prepare(_ container: any ManagedContainer) {
+///         (container as? Container)?.databasePath.register { ":memory:" }
+///     }
+/// }
+/// ```
+public protocol FactoryManifestProtocol: SendableMetatype {
+    /// One entry per factory. On the main actor, so it may name factories declared `@MainActor`.
+    @MainActor static var all: [FactoryManifestEntry] { get }
+
+    /// Called with each fresh container after its `autoRegister()` and before its factory is
+    /// resolved; does nothing unless you declare it.
+    static func prepare(_ container: any ManagedContainer)
+}
+
+extension FactoryManifestProtocol {
+    /// Does nothing: declare `static func prepare(_:)` in an extension of the manifest to register
+    /// stand-ins for real resources.
+    public static func prepare(_ container: any ManagedContainer) {}
+
+    /// Resolves every factory of ``all``, each in a fresh container prepared by ``prepare(_:)``,
+    /// and reports what is wrong with the wiring: see
+    /// `Container.validateAll(_:preparing:)`.
+    public static func validate() async throws -> ValidationReport {
+        try await Container().validateAll(all, preparing: prepare)
+    }
+
+    /// The body of the test that `swift package validate-factories` generates next to the list
+    /// and runs: validates ``all`` and hands the report to the command. Skipped unless the command
+    /// asked for it, so an ordinary test run does not validate twice.
+    ///
+    /// - Parameters:
+    ///   - path: the manifest's path in its package, as the command's `--output` gave it.
+    ///   - file: the manifest's path on disk; leave it to the default.
+    public static func answerValidateFactoriesCommand(path: String, file: String = #filePath) async throws {
+        guard let exchange = ValidateFactoriesExchange(manifestFile: file, path: path) else {
+            throw ValidateFactoriesExchange.skip(
+                "\(file) does not end with \(path): run validate-factories again to regenerate it")
+        }
+        guard FileManager.default.fileExists(atPath: exchange.request.path) else {
+            throw ValidateFactoriesExchange.skip("runs under `swift package validate-factories` only")
+        }
+        let report = try await validate()
+        try exchange.answer(with: report)
+    }
+}
+
+/// How the generated test and the `validate-factories` command talk: the command leaves a request
+/// in `.build/validate-factories/` of the package, the test writes its answer beside it.
+/// The plugin decodes ``Answer`` with a copy of this shape; change both together.
+struct ValidateFactoriesExchange {
+    /// Skips the generated test: XCTest reports an `XCTSkip` as skipped, not failed.
+    static func skip(_ message: String) -> any Error {
+        #if canImport(XCTest)
+            XCTSkip(message)
+        #else
+            Skipped(message: message)
+        #endif
+    }
+
+    /// The skip where XCTest is missing, which cannot run the generated test anyway.
+    struct Skipped: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// What the command prints and writes.
+    struct Answer: Codable {
+        /// The report's summary line.
+        var summary: String
+        /// One line per problem, as the report describes it.
+        var problems: [String]
+        /// One line per skipped factory.
+        var skipped: [String]
+        /// The graph of every resolution, in each format the command offers.
+        var dot: String
+        var mermaid: String
+        var json: String
+    }
+
+    /// The file whose presence asks the test to answer.
+    let request: URL
+    /// Where the answer goes.
+    let answer: URL
+
+    /// The exchange of the package holding `manifestFile`, whose path in the package is `path`.
+    init?(manifestFile: String, path: String) {
+        guard manifestFile.hasSuffix("/" + path) else { return nil }
+        let root = URL(fileURLWithPath: String(manifestFile.dropLast(path.count)), isDirectory: true)
+        let folder = root.appendingPathComponent(".build/validate-factories", isDirectory: true)
+        request = folder.appendingPathComponent("request")
+        answer = folder.appendingPathComponent("answer.json")
+    }
+
+    /// Writes the answer for `report`.
+    func answer(with report: ValidationReport) throws {
+        let answer = Answer(
+            summary: String(report.description.prefix { $0 != "\n" }),
+            problems: report.problems.map { "[\($0.kind.rawValue)] \($0.message)" },
+            skipped: report.skipped.map(\.message),
+            dot: report.graph.dot(),
+            mermaid: report.graph.mermaid(),
+            json: try report.graph.json())
+        try JSONEncoder().encode(answer).write(to: self.answer, options: .atomic)
+    }
+}

@@ -1,0 +1,92 @@
+import FactoryKit
+import FactoryTesting
+import Foundation
+import Testing
+import XCTest
+
+/// A manifest as `validate-factories` generates it, with no `prepare(_:)` of its own.
+private enum PlainManifest: FactoryManifestProtocol {
+    @MainActor static let all: [FactoryManifestEntry] = [
+        .factory(\Container.manifestPlain, in: { Container() }),
+        .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),
+        .factory(\ManifestFeatureContainer.lookup, in: { ManifestFeatureContainer() }),
+    ]
+}
+
+/// A manifest whose extension declares `prepare(_:)`, as an app does to keep validation off real
+/// resources.
+private enum PreparedManifest: FactoryManifestProtocol {
+    @MainActor static let all: [FactoryManifestEntry] = [
+        .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() })
+    ]
+}
+
+extension PreparedManifest {
+    static func prepare(_ container: any ManagedContainer) {
+        (container as? ManifestFeatureContainer)?.forgotten.register { ManifestService() }
+    }
+}
+
+@Suite(.container)
+struct FactoryManifestProtocolTests {
+    @Test func validateResolvesEveryEntry() async throws {
+        let report = try await PlainManifest.validate()
+        #expect(report.factories.count == 3)
+        #expect(report.problems.map(\.factory) == ["ManifestFeatureContainer.forgotten<Optional<ManifestService>>"])
+        #expect(report.skipped.map(\.factory) == ["ManifestFeatureContainer.lookup<ManifestService>"])
+    }
+
+    @Test func aPrepareDeclaredInAnExtensionIsTheOneUsed() async throws {
+        let report = try await PreparedManifest.validate()
+        #expect(report.issues.isEmpty, "\(report)")
+    }
+
+    /// The package layout the command sees: a manifest at `Tests/AppTests/FactoryManifest.swift`.
+    private func package() -> (root: URL, file: String, path: String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID())")
+        let path = "Tests/AppTests/FactoryManifest.swift"
+        return (root, root.appendingPathComponent(path).path, path)
+    }
+
+    @Test func theCommandsTestIsSkippedWhenTheCommandDidNotAsk() async throws {
+        let (root, file, path) = package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        await #expect(throws: XCTSkip.self) {
+            try await PlainManifest.answerValidateFactoriesCommand(path: path, file: file)
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(".build").path))
+    }
+
+    @Test func aManifestMovedAwayFromItsPathIsSkippedWithTheReason() async throws {
+        let skip = try #require(
+            await #expect(throws: XCTSkip.self) {
+                try await PlainManifest.answerValidateFactoriesCommand(
+                    path: "Tests/Elsewhere/FactoryManifest.swift", file: "/tmp/Tests/AppTests/FactoryManifest.swift")
+            })
+        #expect(String(describing: skip).contains("does not end with Tests/Elsewhere/FactoryManifest.swift"))
+    }
+
+    @Test func theCommandsTestAnswersWithTheReportAndTheGraph() async throws {
+        let (root, file, path) = package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let exchange = root.appendingPathComponent(".build/validate-factories")
+        try FileManager.default.createDirectory(at: exchange, withIntermediateDirectories: true)
+        try Data().write(to: exchange.appendingPathComponent("request"))
+
+        try await PlainManifest.answerValidateFactoriesCommand(path: path, file: file)
+
+        let data = try Data(contentsOf: exchange.appendingPathComponent("answer.json"))
+        let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(answer["summary"] as? String == "Validated 3 factories: 1 problems, 1 skipped.")
+        let problems = try #require(answer["problems"] as? [String])
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("[unregisteredPromise] ManifestFeatureContainer.forgotten") == true)
+        #expect((answer["skipped"] as? [String])?.first?.hasPrefix("ManifestFeatureContainer.lookup") == true)
+        let dot = try #require(answer["dot"] as? String)
+        #expect(dot.contains("\"ManifestFeatureContainer.usesForgotten<ManifestService>\" -> "))
+        #expect((answer["mermaid"] as? String)?.hasPrefix("graph LR") == true)
+        let json = try #require((answer["json"] as? String)?.data(using: .utf8))
+        let graph = try JSONDecoder().decode(DependencyGraph.self, from: json)
+        #expect(graph.nodes.contains { $0.id == "Container.manifestPlain<ManifestService>" })
+    }
+}
