@@ -1,15 +1,17 @@
 import Foundation
 
 /// A factory found in a symbol graph: a property of a container whose type is one of FactoryKit's
-/// four factory types.
+/// four factory types, or a method without parameters returning one.
 struct DiscoveredFactory: Hashable, Comparable {
     /// The container type's name, as Swift code names it (`Container`, `Outer.FeatureContainer`).
     let container: String
-    /// The property's name.
-    let property: String
+    /// The property's or the method's name.
+    let name: String
+    /// Whether it is a method, called rather than named by a key path.
+    var isMethod = false
 
     static func < (lhs: DiscoveredFactory, rhs: DiscoveredFactory) -> Bool {
-        (lhs.container, lhs.property) < (rhs.container, rhs.property)
+        (lhs.container, lhs.name, lhs.isMethod ? 1 : 0) < (rhs.container, rhs.name, rhs.isMethod ? 1 : 0)
     }
 }
 
@@ -56,17 +58,27 @@ struct FactoryDiscovery {
             }
             switch symbol.kind.identifier {
             case "swift.property" where Self.isFactory(Self.declaredType(of: symbol)):
-                for owner in owners { found.insert(DiscoveredFactory(container: owner, property: property)) }
+                for owner in owners { found.insert(DiscoveredFactory(container: owner, name: property)) }
             case "swift.type.property" where Self.isFactory(Self.declaredType(of: symbol)):
                 unsupported.insert(
                     "\(Self.place(of: symbol, root: root)): static \(symbol.pathComponents.joined(separator: ".")) is a factory "
                         + "on the container type, not on a container: a manifest cannot list it. Declare it as an "
                         + "instance property in an extension of the container, or validate what it resolves by hand.")
             case "swift.method" where Self.isFactory(symbol.functionSignature?.returns ?? []):
+                let takesArguments = !(symbol.functionSignature?.parameters ?? []).isEmpty
+                let isMainActor = (symbol.declarationFragments ?? []).contains { $0.spelling.contains("@MainActor") }
+                guard takesArguments || isMainActor else {
+                    let name = String(property.prefix { $0 != "(" })
+                    for owner in owners { found.insert(DiscoveredFactory(container: owner, name: name, isMethod: true)) }
+                    continue
+                }
                 unsupported.insert(
                     "\(Self.place(of: symbol, root: root)): \(symbol.pathComponents.joined(separator: ".")) is a method-style "
-                        + "factory: a key path cannot name a method, so the manifest cannot list it. Declare it as a "
-                        + "computed property, or make it a ParameterFactory if it takes arguments.")
+                        + (takesArguments
+                            ? "factory that takes arguments, which validation cannot invent, so the manifest cannot list it. "
+                                + "Make it a ParameterFactory, or validate a factory that calls it."
+                            : "factory isolated to the main actor, which the manifest cannot call. Declare it as a computed "
+                                + "property."))
             default:
                 continue
             }

@@ -27,7 +27,10 @@ enum ManifestWriter {
             "    @MainActor static let all: [FactoryManifestEntry] = [",
         ]
         lines += factories.map {
-            "        .factory(\\\($0.container).\(identifier($0.property)), in: { \($0.container)() }),"
+            $0.isMethod
+                ? "        .factory(calling: { (container: \($0.container)) in container.\(identifier($0.name))() }, "
+                    + "in: { \($0.container)() }),"
+                : "        .factory(\\\($0.container).\(identifier($0.name)), in: { \($0.container)() }),"
         }
         lines += ["    ]", "}"]
         lines += [

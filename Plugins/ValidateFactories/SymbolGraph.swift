@@ -35,6 +35,11 @@ struct SymbolGraph: Decodable {
         }
 
         struct FunctionSignature: Decodable {
+            struct Parameter: Decodable {
+                let name: String
+            }
+
+            let parameters: [Parameter]?
             let returns: [Fragment]?
         }
 

@@ -11,6 +11,7 @@
 /// }
 /// ```
 ///
+/// A method-style factory, which a key path cannot name, is listed with `factory(calling:in:)`.
 /// Every kind of factory is listed the same way. A `Factory` or `AsyncFactory` is resolved; a
 /// `ParameterFactory` or `AsyncParameterFactory` is listed so the report names it as skipped:
 /// validation cannot invent its parameter. `fresh` runs once per entry, so each factory is
@@ -63,5 +64,34 @@ public struct FactoryManifestEntry: @unchecked Sendable {
         _ keyPath: KeyPath<C, AsyncParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
         entry(fresh) { $0[keyPath: keyPath] }
+    }
+
+    /// An entry for a method-style factory, `func legacyList() -> Factory<ProductList>`, which a
+    /// key path cannot name: `.factory(calling: { (c: Container) in c.legacyList() }, in: { Container() })`.
+    public static func factory<C: ManagedContainer, T>(
+        calling method: @escaping @Sendable (C) -> Factory<T>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        entry(fresh, method)
+    }
+
+    /// An entry for a method-style async factory.
+    public static func factory<C: ManagedContainer, T>(
+        calling method: @escaping @Sendable (C) -> AsyncFactory<T>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        entry(fresh, method)
+    }
+
+    /// An entry for a method-style parameter factory, which validation reports as skipped.
+    public static func factory<C: ManagedContainer, P, T>(
+        calling method: @escaping @Sendable (C) -> ParameterFactory<P, T>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        entry(fresh, method)
+    }
+
+    /// An entry for a method-style async parameter factory, which validation reports as skipped.
+    public static func factory<C: ManagedContainer, P, T>(
+        calling method: @escaping @Sendable (C) -> AsyncParameterFactory<P, T>, in fresh: @escaping @Sendable () -> C
+    ) -> FactoryManifestEntry {
+        entry(fresh, method)
     }
 }

@@ -25,6 +25,10 @@ final class ManifestFeatureContainer: SharedContainer, AutoRegistering {
 }
 
 extension Container {
+    func methodPlain() -> Factory<ManifestService> { self { ManifestService() } }
+    func methodAsyncThrowing() -> AsyncFactory<ManifestService> { self { throw CancellationError() } }
+    func methodLookup() -> ParameterFactory<Int, ManifestService> { self { _ in ManifestService() } }
+    func methodAsyncLookup() -> AsyncParameterFactory<Int, ManifestService> { self { _ in ManifestService() } }
     var validationJournal: Factory<ShutdownJournal> { self { ShutdownJournal() } }
     var validationRequestConnection: Factory<Connection> {
         self { Connection("validation", journal: self.validationJournal()) }.scope(.request)
@@ -143,6 +147,26 @@ struct ValidateAllTests {
                 + "Container.validationRequestConnection<Connection>, which is task-bound: the singleton keeps the first "
                 + "one forever. Make Container.validationRequestConnection<Connection> a singleton too, or resolve it "
                 + "when it is needed.")
+    }
+
+    @Test func methodStyleFactoriesAreCalledByTheirEntries() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(calling: { (container: Container) in container.methodPlain() }, in: { Container() }),
+            .factory(calling: { (container: Container) in container.methodAsyncThrowing() }, in: { Container() }),
+            .factory(calling: { (container: Container) in container.methodLookup() }, in: { Container() }),
+            .factory(calling: { (container: Container) in container.methodAsyncLookup() }, in: { Container() }),
+        ])
+        #expect(
+            report.factories == [
+                "Container.methodPlain()<ManifestService>", "Container.methodAsyncThrowing()<ManifestService>",
+                "Container.methodLookup()<ManifestService>", "Container.methodAsyncLookup()<ManifestService>",
+            ])
+        #expect(report.graph.nodes.contains { $0.id == "Container.methodPlain()<ManifestService>" })
+        #expect(report.problems.map(\.kind) == [.threw], "\(report)")
+        #expect(
+            report.skipped.map(\.factory) == [
+                "Container.methodLookup()<ManifestService>", "Container.methodAsyncLookup()<ManifestService>",
+            ])
     }
 
     @Test func validationInsideAWithScopeBlockLeavesThatBlockOpen() async throws {

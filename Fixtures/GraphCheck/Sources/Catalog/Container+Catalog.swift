@@ -47,6 +47,10 @@ extension Container {
     /// Not a factory of the container: an optional factory is a value, and the manifest skips it.
     var maybeList: Factory<ProductList>? { nil }
 
-    /// A method-style factory: valid Swift, but a key path cannot name it, so the manifest cannot list it.
+    /// A method-style factory: a key path cannot name it, so the manifest calls it.
     func legacyList() -> Factory<ProductList> { self { ProductList() } }
+
+    /// A method-style factory taking an argument: validation cannot invent one, so the command
+    /// reports it and the manifest cannot list it.
+    func namedList(_ name: String) -> Factory<ProductList> { self { ProductList() } }
 }

@@ -35,5 +35,7 @@ struct WholeGraphTests {
         #expect(report.graph.nodes.contains { $0.id == "Container.catalogName<String>" })
         // Declared `@MainActor`: listed and resolved too.
         #expect(report.factories.contains("Container.banner<String>"))
+        // A method-style factory: called by the manifest, resolved like the others.
+        #expect(report.graph.nodes.contains { $0.id == "Container.legacyList()<ProductList>" })
     }
 }
