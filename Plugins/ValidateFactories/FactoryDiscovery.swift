@@ -69,7 +69,9 @@ struct FactoryDiscovery {
                 let isMainActor = (symbol.declarationFragments ?? []).contains { $0.spelling.contains("@MainActor") }
                 guard takesArguments || isMainActor else {
                     let name = String(property.prefix { $0 != "(" })
-                    for owner in owners { found.insert(DiscoveredFactory(container: owner, name: name, isMethod: true)) }
+                    for owner in owners {
+                        found.insert(DiscoveredFactory(container: owner, name: name, isMethod: true))
+                    }
                     continue
                 }
                 unsupported.insert(
