@@ -66,7 +66,7 @@ struct FactoryDiscovery {
                         + "instance property in an extension of the container, or validate what it resolves by hand.")
             case "swift.method" where Self.isFactory(symbol.functionSignature?.returns ?? []):
                 let takesArguments = !(symbol.functionSignature?.parameters ?? []).isEmpty
-                let isMainActor = (symbol.declarationFragments ?? []).contains { $0.spelling.contains("@MainActor") }
+                let isMainActor = (symbol.declarationFragments ?? []).map(\.spelling).joined().contains("@MainActor")
                 guard takesArguments || isMainActor else {
                     let name = String(property.prefix { $0 != "(" })
                     for owner in owners {

@@ -47,4 +47,7 @@ extension Container {
 
     /// Resolved on the main actor.
     @MainActor var banner: Factory<String> { self { "Welcome" } }
+
+    /// A method-style factory isolated to the main actor: the manifest cannot call it, and says so.
+    @MainActor func mainActorBanner() -> Factory<String> { self { "Hello" } }
 }
