@@ -15,14 +15,19 @@ let package = Package(
     targets: [
         .target(name: "FactoryKit"),
         // `swift package validate-factories`: writes the manifest of every factory of a target,
-        // found in its symbol graph, for `Container.validateAll(_:)`.
+        // found in its symbol graphs, resolves each through the manifest's test, and reports
+        // (and draws, with --graph) the wiring.
         .plugin(
             name: "ValidateFactories",
             capability: .command(
                 intent: .custom(
                     verb: "validate-factories",
-                    description: "Lists every factory of a target in a manifest that validateAll(_:) checks"),
-                permissions: [.writeToPackageDirectory(reason: "Writes the factory manifest given by --output")]
+                    description:
+                        "Lists every factory of a target in a manifest, resolves each one, and reports problems"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "Writes the manifest given by --output, the graph, and its request in .build")
+                ]
             )
         ),
         .target(
