@@ -14,10 +14,32 @@ import Testing
 struct ReferenceModelTests {
     static let operationsPerSequence = 40
 
-    @Test func factoryKitBehavesAsTheReferenceModel() {
+    /// Runs on a thread of its own: the sequences keep a thread busy for seconds (longer under the
+    /// sanitizers), and a test running that long on the cooperative pool, which has one thread per
+    /// core, starves the tasks of the tests running beside it.
+    @Test func factoryKitBehavesAsTheReferenceModel() async {
         let environment = ProcessInfo.processInfo.environment
         let count = environment["FACTORYKIT_MODEL_SEQUENCES"].flatMap(Int.init) ?? 10_000
         let firstSeed = environment["FACTORYKIT_MODEL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1..<(1 << 48))
+        let outcome = await onThreadOfItsOwn { Self.run(count: count, firstSeed: firstSeed) }
+        switch outcome {
+        case .success(let operations):
+            print(
+                "ReferenceModelTests: \(count) sequences, \(operations) operations, first seed \(firstSeed): no difference"
+            )
+        case .failure(let difference):
+            Issue.record(Comment(rawValue: difference.description))
+        }
+    }
+
+    /// A sequence on which FactoryKit and the model differ, shrunk, with its seed.
+    struct Difference: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Applies `count` sequences from `firstSeed` on; how many operations ran, or the first
+    /// difference.
+    static func run(count: Int, firstSeed: UInt64) -> Result<Int, Difference> {
         var operations = 0
         for index in 0..<UInt64(count) {
             let seed = firstSeed &+ index
@@ -28,17 +50,16 @@ struct ReferenceModelTests {
             let shrunk = Self.shrink(sequence)
             let mismatch = Self.firstMismatch(in: shrunk) ?? "(the shrunk sequence no longer fails)"
             let steps = shrunk.enumerated().map { "  \($0.offset): \($0.element)" }.joined(separator: "\n")
-            Issue.record(
-                """
-                FactoryKit differs from the reference model (seed \(seed), replay with \
-                FACTORYKIT_MODEL_SEED=\(seed) FACTORYKIT_MODEL_SEQUENCES=1):
-                \(steps)
-                \(mismatch)
-                """)
-            return
+            return .failure(
+                Difference(
+                    description: """
+                        FactoryKit differs from the reference model (seed \(seed), replay with \
+                        FACTORYKIT_MODEL_SEED=\(seed) FACTORYKIT_MODEL_SEQUENCES=1):
+                        \(steps)
+                        \(mismatch)
+                        """))
         }
-        print(
-            "ReferenceModelTests: \(count) sequences, \(operations) operations, first seed \(firstSeed): no difference")
+        return .success(operations)
     }
 
     /// Where FactoryKit and the model first differ on `sequence`, described; `nil` if nowhere.
@@ -159,5 +180,15 @@ struct InstanceMatcher {
             which = "a new \(value.label)"
         }
         return value.children.isEmpty ? which : "\(which) of [\(value.children.map(describe).joined(separator: ", "))]"
+    }
+}
+
+/// Runs `body` on a new thread and returns its result, without holding a thread of the cooperative
+/// pool meanwhile.
+func onThreadOfItsOwn<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 }
