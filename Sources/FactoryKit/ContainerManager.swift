@@ -18,12 +18,11 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// check without an extra trip through the lock.
     @usableFromInline let isAutoRegistered = AtomicFlag()
 
-    /// The record of `key`, found without the lock where the platform allows it and once
-    /// `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
+    /// The record of `key`, found without the lock once `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
     /// A method, so its fields are read through `self` without being retained.
     @inlinable @inline(__always)
     func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        guard RecordDirectory.readsWithoutLock, isAutoRegistered.value else { return nil }
+        guard isAutoRegistered.value else { return nil }
         return directory.record(unlockedFor: key)
     }
 
@@ -40,7 +39,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     public init() {
         let directory = RecordDirectory()
         self.directory = directory
-        state = Locked(ManagerState(directory: directory))
+        state = Locked(ManagerState(directory: directory), releasesRetired: true)
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.

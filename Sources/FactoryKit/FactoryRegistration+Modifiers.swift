@@ -132,7 +132,7 @@ extension FactoryIdentity {
     /// change nothing.
     @inlinable @inline(__always)
     func scopeIsSetAlready(address: UInt) -> Bool {
-        guard RecordDirectory.readsWithoutLock, let record = container.manager.recordWithoutLock(for: key) else {
+        guard let record = container.manager.recordWithoutLock(for: key) else {
             return false
         }
         return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
