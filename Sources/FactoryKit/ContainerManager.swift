@@ -39,7 +39,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     public init() {
         let directory = RecordDirectory()
         self.directory = directory
-        state = Locked(ManagerState(directory: directory), releasesRetired: true)
+        state = Locked(ManagerState(directory: directory))
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.
@@ -50,6 +50,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         set {
             let scope = newValue.map(Scope.Singleton.stored)
             state.withLock { $0.defaultScope = scope }
+            LockFreeReads.releaseRetiredIfAny()
         }
     }
 
@@ -150,6 +151,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
+        LockFreeReads.releaseRetiredIfAny()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -173,6 +175,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
+        LockFreeReads.releaseRetiredIfAny()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -218,6 +221,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             state.promiseTriggersError = snapshot.promiseTriggersError
             return true
         }
+        LockFreeReads.releaseRetiredIfAny()
         if !restored {
             Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
         }

@@ -28,6 +28,7 @@ extension FactoryIdentity {
             }
             if !state.released.isEmpty { swap(&released, &state.released) }
         }
+        LockFreeReads.releaseRetiredIfAny()
         withExtendedLifetime(released) {}
     }
 
@@ -345,6 +346,7 @@ extension FactoryIdentity {
             }
             return []
         }
+        LockFreeReads.releaseRetiredIfAny()
         ScopedShutdown.schedule(dropped)
     }
 }

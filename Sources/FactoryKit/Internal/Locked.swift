@@ -4,29 +4,22 @@
     import Synchronization
 #endif
 
-/// State guarded by the cheapest non-recursive lock the platform offers: the one platform branch
-/// on the resolution path.
+/// State guarded by the cheapest non-recursive lock the platform offers.
 ///
 /// The lock is never held while user code runs: callers look up or publish under it and do
 /// everything else outside. A recursive acquisition is a bug in FactoryKit and traps.
 @usableFromInline
 final class Locked<State>: @unchecked Sendable {
-    /// Whether giving the lock up releases what `LockFreeReads` holds for release: true for
-    /// locks never taken while another FactoryKit lock is held (a container's), so the release,
-    /// which may run a value's `deinit`, runs with no lock held.
-    @usableFromInline let releasesRetired: Bool
-
     #if canImport(Darwin)
         // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
         @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
         @usableFromInline @exclusivity(unchecked) var state: State
 
         @usableFromInline
-        init(_ initial: State, releasesRetired: Bool = false) {
+        init(_ initial: State) {
             lock = .allocate(capacity: 1)
             lock.initialize(to: os_unfair_lock())
             state = initial
-            self.releasesRetired = releasesRetired
         }
 
         deinit {
@@ -37,13 +30,8 @@ final class Locked<State>: @unchecked Sendable {
         @inlinable @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             os_unfair_lock_lock(lock)
-            let result: Result
-            do {
-                defer { os_unfair_lock_unlock(lock) }
-                result = try body(&state)
-            }
-            if releasesRetired { LockFreeReads.releaseRetiredIfAny() }
-            return result
+            defer { os_unfair_lock_unlock(lock) }
+            return try body(&state)
         }
     #else
         @usableFromInline let mutex: Mutex<State>
@@ -52,14 +40,13 @@ final class Locked<State>: @unchecked Sendable {
         @usableFromInline let releaseHook = ThreadSanitizerHooks.release
 
         @usableFromInline
-        init(_ initial: sending State, releasesRetired: Bool = false) {
+        init(_ initial: sending State) {
             mutex = Mutex(initial)
-            self.releasesRetired = releasesRetired
         }
 
         @inlinable @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-            let result = try mutex.withLock { (state: inout sending State) throws -> sending Result in
+            try mutex.withLock { (state: inout sending State) throws -> sending Result in
                 let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
                 if let acquireHook { acquireHook(token) }
                 defer { if let releaseHook { releaseHook(token) } }
@@ -67,8 +54,6 @@ final class Locked<State>: @unchecked Sendable {
                 nonisolated(unsafe) let result = try body(&state)
                 return result
             }
-            if releasesRetired { LockFreeReads.releaseRetiredIfAny() }
-            return result
         }
     #endif
 }
