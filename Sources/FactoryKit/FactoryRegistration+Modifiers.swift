@@ -28,6 +28,7 @@ extension FactoryIdentity {
             }
             if !state.released.isEmpty { swap(&released, &state.released) }
         }
+        LockFreeReads.releaseRetiredIfAny()
         withExtendedLifetime(released) {}
     }
 
@@ -132,7 +133,7 @@ extension FactoryIdentity {
     /// change nothing.
     @inlinable @inline(__always)
     func scopeIsSetAlready(address: UInt) -> Bool {
-        guard RecordDirectory.readsWithoutLock, let record = container.manager.recordWithoutLock(for: key) else {
+        guard let record = container.manager.recordWithoutLock(for: key) else {
             return false
         }
         return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
@@ -345,6 +346,7 @@ extension FactoryIdentity {
             }
             return []
         }
+        LockFreeReads.releaseRetiredIfAny()
         ScopedShutdown.schedule(dropped)
     }
 }
