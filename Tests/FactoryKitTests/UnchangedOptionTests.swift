@@ -24,7 +24,9 @@ private final class WritesOnRelease: @unchecked Sendable {
 /// A definition re-applies its modifiers on every access. Re-applying what is stored already (the
 /// same override closure for the same context, the same scope, time to live or `once`) must change
 /// nothing, while anything that differs still replaces what is stored: the definition wins.
-@Suite
+///
+/// Serialized: its tests set the same launch argument, and `FactoryContext` is process-wide.
+@Suite(.serialized)
 struct UnchangedOptionTests {
     /// Runs `body` with `argument` set, then removes it.
     private func with(argument: String, _ body: () -> Void) {
