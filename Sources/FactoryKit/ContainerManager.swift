@@ -50,7 +50,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         set {
             let scope = newValue.map(Scope.Singleton.stored)
             state.withLock { $0.defaultScope = scope }
-            LockFreeReads.releaseRetiredIfAny()
+            LockFreeReads.awaitReleaseOfRetired()
         }
     }
 
@@ -151,7 +151,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
-        LockFreeReads.releaseRetiredIfAny()
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -175,7 +175,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
-        LockFreeReads.releaseRetiredIfAny()
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -221,7 +221,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             state.promiseTriggersError = snapshot.promiseTriggersError
             return true
         }
-        LockFreeReads.releaseRetiredIfAny()
+        LockFreeReads.awaitReleaseOfRetired()
         if !restored {
             Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
         }

@@ -28,7 +28,7 @@ extension FactoryIdentity {
             }
             if !state.released.isEmpty { swap(&released, &state.released) }
         }
-        LockFreeReads.releaseRetiredIfAny()
+        LockFreeReads.awaitReleaseOfRetired()
         withExtendedLifetime(released) {}
     }
 
@@ -346,7 +346,7 @@ extension FactoryIdentity {
             }
             return []
         }
-        LockFreeReads.releaseRetiredIfAny()
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 }

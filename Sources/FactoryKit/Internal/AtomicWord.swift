@@ -42,7 +42,8 @@ enum ProcessWords {
     @inlinable static var generation: AtomicWord { fk_process_line(0) }
     /// The first line of reader counters; stripe `n` is `n` lines further.
     @inlinable static var stripes: AtomicWord { fk_process_line(1) }
-    /// The two lists of objects waiting to be released, one per generation parity.
+    /// The two lists of objects waiting to be released, one per generation parity, then how many
+    /// batches are retired and not yet released.
     @inlinable static var retired: AtomicWord { fk_process_line(17) }
     /// `Scope.Singleton`'s counters and addresses.
     @inlinable static var singletons: AtomicWord { fk_process_line(18) }

@@ -1,3 +1,5 @@
+import FactoryKitAtomics
+
 /// Lets resolutions read what was published for them without taking a lock, and releases what
 /// writers withdraw once no reader can hold it. Nobody waits: not readers, not writers.
 ///
@@ -64,6 +66,10 @@ enum LockFreeReads {
         releaseRetiredIfAny()
     }
 
+    /// How many batches are retired and not yet released, anywhere: while it is zero, a write has
+    /// nothing to wait for.
+    @inlinable static var pendingBatches: AtomicWord { ProcessWords.retired + 2 }
+
     /// The list of batches waiting for the readers counted under `parity` (0 or 1).
     @inlinable
     static func retired(parity: UInt) -> AtomicWord { ProcessWords.retired + Int(bitPattern: parity) }
@@ -80,9 +86,34 @@ enum LockFreeReads {
     /// a later ``releaseRetiredIfAny()``, by this thread or another.
     static func retire(_ objects: [Unmanaged<AnyObject>]) {
         guard !objects.isEmpty else { return }
+        let batch = RetiredBatch(objects)
+        _ = pendingBatches.fetchAdd(1)
+        // The writer waits for it once its locks are given up (`awaitReleaseOfRetired()`).
+        let chain = ResolutionChain.current
+        chain.retiredHere.removeAll { $0.isReleased }
+        chain.retiredHere.append(batch)
         // Read after the withdrawals: the batch waits for this generation's readers.
         let parity = ProcessWords.generation.load() & 1
-        push(Unmanaged.passRetained(RetiredBatch(objects)).toOpaque(), onto: retired(parity: parity))
+        push(Unmanaged.passRetained(batch).toOpaque(), onto: retired(parity: parity))
+    }
+
+    /// Returns once everything this thread retired has been released, helping the release along:
+    /// what a write withdrew is gone when the write returns, as callers of `reset` and `register`
+    /// expect (a test checking a `deinit`, say). Call it with no lock held. It waits only for
+    /// readers already in a section, each a few dozen instructions long, yielding meanwhile.
+    @usableFromInline
+    static func awaitReleaseOfRetired() {
+        guard pendingBatches.loadRelaxed() != 0 else { return }
+        releaseRetiredIfAny()
+        guard let chain = ResolutionChain.currentIfAny, !chain.retiredHere.isEmpty else { return }
+        let batches = chain.retiredHere
+        chain.retiredHere.removeAll()
+        for batch in batches {
+            while !batch.isReleased {
+                releaseRetired()
+                if !batch.isReleased { fk_yield() }
+            }
+        }
     }
 
     /// Releases the batches no reader can hold, and begins a generation when batches wait for
@@ -145,17 +176,28 @@ enum LockFreeReads {
                 .takeRetainedValue()
             address = batch.next
             for object in batch.objects { object.release() }
+            batch.releasedWord.storeReleasing(1)
+            _ = pendingBatches.fetchSubtract(1)
         }
     }
 }
 
-/// Objects withdrawn together, in a list of `ProcessWords.retired`, retained by the list.
+/// Objects withdrawn together, in a list of `ProcessWords.retired`, retained by the list (and by
+/// the thread that retired them, until it has seen them released).
 final class RetiredBatch {
+    /// Nonzero once the objects are released. Read and written only through `releasedWord`, as
+    /// the object's first stored property.
+    private var released = fk_word()
     let objects: [Unmanaged<AnyObject>]
     /// The next batch's address, zero at the end of the list.
     var next: UInt = 0
 
     init(_ objects: [Unmanaged<AnyObject>]) { self.objects = objects }
+
+    var releasedWord: AtomicWord { AtomicWord(firstStoredPropertiesOf: self) }
+
+    /// Whether the objects have been released.
+    var isReleased: Bool { releasedWord.loadAcquiring() != 0 }
 
     static func at(_ address: UInt) -> RetiredBatch {
         Unmanaged<RetiredBatch>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)

@@ -160,6 +160,8 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
+    /// What this thread withdrew from lock-free readers and has not yet seen released.
+    @exclusivity(unchecked) var retiredHere: [RetiredBatch] = []
 
     @usableFromInline
     var depth: Int { frames.count }
@@ -177,6 +179,11 @@ final class ResolutionChain: @unchecked Sendable {
     static var currentUnretained: Unmanaged<ResolutionChain> {
         pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
             ?? Unmanaged.passUnretained(makeCurrent())
+    }
+
+    /// The current thread's chain, if it has one.
+    static var currentIfAny: ResolutionChain? {
+        pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0).takeUnretainedValue() }
     }
 
     @usableFromInline

@@ -292,7 +292,7 @@ extension Scope {
         @usableFromInline
         func retire(_ withdrawn: [Unmanaged<AnyObject>], thenRelease: Bool = false) {
             LockFreeReads.retire(withdrawn)
-            if thenRelease { LockFreeReads.releaseRetiredIfAny() }
+            if thenRelease { LockFreeReads.awaitReleaseOfRetired() }
         }
     }
 }
