@@ -1,12 +1,15 @@
 import FactoryKitAtomics
 
 /// Lets resolutions read what was published for them without taking a lock, and releases what
-/// writers withdraw once no reader can hold it. Nobody waits: not readers, not writers.
+/// writers withdraw once no reader can hold it. Readers never wait; nobody waits under a lock.
 ///
 /// A reader enters a section, loads a published object's address, copies out what it needs
 /// (retaining it) and leaves. A writer withdraws the address (stores another one, or zero) and
 /// hands the object to ``retire(_:)``; it is released by whoever next finds that no reader that
 /// could have loaded it is still in a section, the writer itself or the last such reader to leave.
+/// A write (`register`, a reset, a modifier) returns only once what it withdrew is released
+/// (``awaitReleaseOfRetired()``): with its locks given up, it helps and yields until the readers
+/// already in a section have left.
 /// Why that is safe, and why it always happens, is argued once, in the Design article
 /// ("Answers published for the next resolution").
 ///
