@@ -28,7 +28,7 @@ extension FactoryIdentity {
             }
             if !state.released.isEmpty { swap(&released, &state.released) }
         }
-        LockFreeReads.awaitReleaseOfRetired()
+        LockFreeReads.releaseRetiredIfAny()
         withExtendedLifetime(released) {}
     }
 
@@ -37,6 +37,9 @@ extension FactoryIdentity {
     @usableFromInline
     func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
         write { record, state in store(box, validator: validator, in: record, state: &state) }
+        // What the registration replaced is gone when it returns. Modifiers, which definitions
+        // re-apply on every access, leave the release to the next write or reader instead.
+        LockFreeReads.awaitReleaseOfRetired()
     }
 
     /// Registers `box` like ``register(_:validator:)`` and returns the registration it replaced,

@@ -104,9 +104,14 @@ enum LockFreeReads {
     /// what a write withdrew is gone when the write returns, as callers of `reset` and `register`
     /// expect (a test checking a `deinit`, say). Call it with no lock held. It waits only for
     /// readers already in a section, each a few dozen instructions long, yielding meanwhile.
-    @usableFromInline
+    @inlinable @inline(__always)
     static func awaitReleaseOfRetired() {
-        guard pendingBatches.loadRelaxed() != 0 else { return }
+        if pendingBatches.loadRelaxed() != 0 { awaitReleaseOfRetiredSlowly() }
+    }
+
+    /// ``awaitReleaseOfRetired()`` once some batch waits somewhere.
+    @usableFromInline
+    static func awaitReleaseOfRetiredSlowly() {
         releaseRetiredIfAny()
         guard let chain = ResolutionChain.currentIfAny, !chain.retiredHere.isEmpty else { return }
         let batches = chain.retiredHere
