@@ -13,7 +13,9 @@ let package = Package(
         .plugin(name: "ValidateFactories", targets: ["ValidateFactories"]),
     ],
     targets: [
-        .target(name: "FactoryKit"),
+        .target(name: "FactoryKit", dependencies: ["FactoryKitAtomics"]),
+        // C11 atomics for FactoryKit, available on every platform and OS version it supports.
+        .target(name: "FactoryKitAtomics"),
         // `swift package validate-factories`: writes the manifest of every factory of a target,
         // found in its symbol graphs, resolves each through the manifest's test, and reports
         // (and draws, with --graph) the wiring.

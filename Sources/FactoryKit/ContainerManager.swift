@@ -18,12 +18,11 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// check without an extra trip through the lock.
     @usableFromInline let isAutoRegistered = AtomicFlag()
 
-    /// The record of `key`, found without the lock where the platform allows it and once
-    /// `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
+    /// The record of `key`, found without the lock once `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
     /// A method, so its fields are read through `self` without being retained.
     @inlinable @inline(__always)
     func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        guard RecordDirectory.readsWithoutLock, isAutoRegistered.value else { return nil }
+        guard isAutoRegistered.value else { return nil }
         return directory.record(unlockedFor: key)
     }
 
@@ -51,6 +50,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         set {
             let scope = newValue.map(Scope.Singleton.stored)
             state.withLock { $0.defaultScope = scope }
+            LockFreeReads.awaitReleaseOfRetired()
         }
     }
 
@@ -151,6 +151,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -174,6 +175,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -219,6 +221,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             state.promiseTriggersError = snapshot.promiseTriggersError
             return true
         }
+        LockFreeReads.awaitReleaseOfRetired()
         if !restored {
             Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
         }

@@ -28,6 +28,7 @@ extension FactoryIdentity {
             }
             if !state.released.isEmpty { swap(&released, &state.released) }
         }
+        LockFreeReads.releaseRetiredIfAny()
         withExtendedLifetime(released) {}
     }
 
@@ -36,6 +37,9 @@ extension FactoryIdentity {
     @usableFromInline
     func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
         write { record, state in store(box, validator: validator, in: record, state: &state) }
+        // What the registration replaced is gone when it returns. Modifiers, which definitions
+        // re-apply on every access, leave the release to the next write or reader instead.
+        LockFreeReads.awaitReleaseOfRetired()
     }
 
     /// Registers `box` like ``register(_:validator:)`` and returns the registration it replaced,
@@ -132,7 +136,7 @@ extension FactoryIdentity {
     /// change nothing.
     @inlinable @inline(__always)
     func scopeIsSetAlready(address: UInt) -> Bool {
-        guard RecordDirectory.readsWithoutLock, let record = container.manager.recordWithoutLock(for: key) else {
+        guard let record = container.manager.recordWithoutLock(for: key) else {
             return false
         }
         return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
@@ -345,6 +349,7 @@ extension FactoryIdentity {
             }
             return []
         }
+        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 }

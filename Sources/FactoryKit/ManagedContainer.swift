@@ -111,6 +111,7 @@ extension ManagedContainer {
     /// that factory. Cleared by `reset(options: .all)`.
     public func decorator(_ decorator: ((Any) -> Void)?) {
         manager.state.withLock { $0.decorator = decorator }
+        LockFreeReads.awaitReleaseOfRetired()
     }
 
     /// Resets this container; see ``ContainerManager/reset(options:)``.

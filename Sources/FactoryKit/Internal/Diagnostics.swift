@@ -1,9 +1,5 @@
 import Foundation
 
-#if !canImport(Darwin)
-    import Synchronization
-#endif
-
 /// Process-wide diagnostic settings: the trace switch, the logger and the slow-wait threshold.
 ///
 /// They are global on purpose (API.md §16, item 12): `ContainerManager.trace` set on any container
@@ -39,28 +35,13 @@ enum Diagnostics {
     @usableFromInline
     static let settings = Locked(Settings())
 
-    #if canImport(Darwin)
-        /// Whether anything watches resolutions (the trace or a graph recording): the one check a
-        /// resolution makes, without taking the lock.
-        @usableFromInline
-        static let observing = AtomicFlag()
+    /// Whether anything watches resolutions (the trace or a graph recording): the one check a
+    /// resolution makes, without taking the lock. A statically allocated word, so reading it
+    /// needs no lazy-initialization check.
+    @inlinable
+    static var isObserving: Bool { ProcessWords.diagnostics.loadRelaxed() != 0 }
 
-        @inlinable
-        static var isObserving: Bool { observing.value }
-
-        static func setObserving(_ value: Bool) { observing.set(value) }
-    #else
-        /// Whether anything watches resolutions (the trace or a graph recording): the one check a
-        /// resolution makes, without taking the lock. An `Atomic` initialized to a constant is
-        /// stored statically, so reading it needs no lazy-initialization check, unlike an object.
-        @usableFromInline
-        static let observing = Atomic<Bool>(false)
-
-        @inlinable
-        static var isObserving: Bool { observing.load(ordering: .relaxed) }
-
-        static func setObserving(_ value: Bool) { observing.store(value, ordering: .relaxed) }
-    #endif
+    static func setObserving(_ value: Bool) { ProcessWords.diagnostics.storeRelaxed(value ? 1 : 0) }
 
     /// Notes one resolution for the trace (returning the trace line to complete, if tracing) and
     /// for graph recordings.

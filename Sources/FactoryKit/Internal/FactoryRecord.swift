@@ -1,6 +1,4 @@
-#if !canImport(Darwin)
-    import Synchronization
-#endif
+import FactoryKitAtomics
 
 /// What a container stores for one factory: the options modifiers and `register` write, the
 /// values of the scopes the container owns, and a shortcut to the factory's singleton entry.
@@ -13,6 +11,11 @@
 /// lock, and the checks cost more than the rest of a cache hit.
 @usableFromInline
 final class FactoryRecord {
+    // The first stored properties, in this order, read and written only through `published` and
+    // `scopeWord`.
+    private var publishedStorage = fk_word()
+    private var scopeWordStorage = fk_word()
+
     @usableFromInline let key: FactoryKey
 
     /// Whether any option was written since the last reset (what `once()` compares against).
@@ -37,12 +40,11 @@ final class FactoryRecord {
     }
     @usableFromInline @exclusivity(unchecked) var once = false { didSet { publishScopeWord() } }
 
-    #if !canImport(Darwin)
-        /// `hasOptions`, `once` and the explicit scope's address in one word, which scope modifiers
-        /// read without the lock to see that re-applying the definition's scope changes nothing
-        /// (what a definition does on every access). Zero until an option is written.
-        @usableFromInline let scopeWord = Atomic<UInt>(0)
-    #endif
+    /// `hasOptions`, `once` and the explicit scope's address in one word, which scope modifiers
+    /// read without the lock to see that re-applying the definition's scope changes nothing
+    /// (what a definition does on every access). Zero until an option is written.
+    @inlinable @inline(__always)
+    var scopeWord: AtomicWord { published + 1 }
 
     /// What a synchronous resolution reads of the options above and the manager's default scope
     /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
@@ -71,26 +73,25 @@ final class FactoryRecord {
         didSet { if singletonEntry !== oldValue { withdrawPublishedHit() } }
     }
 
-    #if !canImport(Darwin)
-        /// What a resolution may do without the lock, as published under it by the last resolution
-        /// that took it; withdrawn by every write that could change the answer (an option, the
-        /// manager's default scope or decorator, the cached values or the scope that made them,
-        /// the remembered singleton entry):
-        ///
-        /// - `0`: nothing; take the lock.
-        /// - ``publishedPlain``: the factory has no options at all (no registration, override,
-        ///   scope or decorator); run the definition's closure.
-        /// - otherwise the address of a `SingletonEntry`, retained, whose published box held a
-        ///   plain hit (no decorator, no slot per parameter, no time to live); return its value.
-        ///   For a singleton that is the singleton's entry; for a value of the container's cache,
-        ///   an entry made to carry it (see `publishCachedHit`).
-        @usableFromInline let published = Atomic<UInt>(0)
+    /// What a resolution may do without the lock, as published under it by the last resolution
+    /// that took it; withdrawn by every write that could change the answer (an option, the
+    /// manager's default scope or decorator, the cached values or the scope that made them,
+    /// the remembered singleton entry):
+    ///
+    /// - `0`: nothing; take the lock.
+    /// - ``publishedPlain``: the factory has no options at all (no registration, override,
+    ///   scope or decorator); run the definition's closure.
+    /// - otherwise the address of a `SingletonEntry`, retained, whose published box held a
+    ///   plain hit (no decorator, no slot per parameter, no time to live); return its value.
+    ///   For a singleton that is the singleton's entry; for a value of the container's cache,
+    ///   an entry made to carry it (see `publishCachedHit`).
+    @inlinable @inline(__always)
+    var published: AtomicWord { AtomicWord(firstStoredPropertiesOf: self) }
 
-        // Records die with their manager, and readers hold the manager, so none is left.
-        deinit {
-            FactoryRecord.entry(publishedAs: published.load(ordering: .acquiring))?.release()
-        }
-    #endif
+    // Records die with their manager, and readers hold the manager, so none is left.
+    deinit {
+        FactoryRecord.entry(publishedAs: published.loadAcquiring())?.release()
+    }
 
     /// The published word of a factory without options. Objects are aligned, so no entry's
     /// address is 1.
@@ -110,15 +111,9 @@ final class FactoryRecord {
     }
 
     /// What is published, read without ordering: compare it with `publishedPlain` to run the
-    /// closure, and call `publishedHit` when it is larger. Zero on Apple platforms.
+    /// closure, and call `publishedHit` when it is larger.
     @inlinable @inline(__always)
-    var publishedWord: UInt {
-        #if canImport(Darwin)
-            return 0
-        #else
-            return published.load(ordering: .relaxed)
-        #endif
-    }
+    var publishedWord: UInt { published.loadRelaxed() }
 
     /// The value a resolution of the factory defined at `site` may return without the lock, if a
     /// hit is published: the published entry's box, read in a `LockFreeReads` section. `nil`
@@ -140,45 +135,36 @@ final class FactoryRecord {
     /// factory defined at `site`. `read` must copy out what it keeps.
     @inlinable @inline(__always)
     func withPublishedBox<Result>(site: DefinitionSite, _ read: (UnsafeRawPointer) -> Result) -> Result? {
-        #if canImport(Darwin)
-            return nil
-        #else
-            guard let section = LockFreeReads.enter() else { return nil }
-            defer { LockFreeReads.leave(section) }
-            let word = published.load(ordering: .sequentiallyConsistent)
-            guard let entry = FactoryRecord.entry(publishedAs: word) else { return nil }
-            return entry._withUnsafeGuaranteedRef { entry in
-                // A singleton's entry answers only callers bound to its cache; an entry carrying a
-                // cached value is owned by this record.
-                guard entry.key.site == site,
-                    entry.owner == ObjectIdentifier(self) || Scope.Singleton.isCurrent(entry.owner),
-                    let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load(ordering: .sequentiallyConsistent))
-                else { return nil }
-                return read(box)
-            }
-        #endif
+        guard let section = LockFreeReads.enter() else { return nil }
+        defer { LockFreeReads.leave(section) }
+        guard let entry = FactoryRecord.entry(publishedAs: published.load()) else { return nil }
+        return entry._withUnsafeGuaranteedRef { entry in
+            // A singleton's entry answers only callers bound to its cache; an entry carrying a
+            // cached value is owned by this record.
+            guard entry.key.site == site,
+                entry.owner == ObjectIdentifier(self) || Scope.Singleton.isCurrent(entry.owner),
+                let box = UnsafeRawPointer(bitPattern: entry.publishedBox.load())
+            else { return nil }
+            return read(box)
+        }
     }
 
     /// Publishes that the factory has no options. Under the manager's lock, after `resolution`
     /// was found `nil`.
     @inlinable @inline(__always)
     func publishPlain() {
-        #if !canImport(Darwin)
-            if published.load(ordering: .relaxed) != FactoryRecord.publishedPlain {
-                replacePublished(with: FactoryRecord.publishedPlain)
-            }
-        #endif
+        if published.loadRelaxed() != FactoryRecord.publishedPlain {
+            replacePublished(with: FactoryRecord.publishedPlain)
+        }
     }
 
     /// Publishes `entry`, whose box a resolution just returned as a plain hit, for lock-free
     /// hits. Under the manager's lock.
     @inlinable
     func publishHit(_ entry: SingletonEntry) {
-        #if !canImport(Darwin)
-            let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
-            guard published.load(ordering: .relaxed) != address else { return }
-            replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
-        #endif
+        let address = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+        guard published.loadRelaxed() != address else { return }
+        replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
     }
 
     /// Publishes `box`, the strongly held value of `cache` that a resolution of the factory
@@ -189,50 +175,34 @@ final class FactoryRecord {
     /// the key takes the lock and publishes its own.
     @usableFromInline
     func publishCachedHit(_ box: AnyObject, site: DefinitionSite) {
-        #if !canImport(Darwin)
-            let entry = SingletonEntry(key: SingletonKey(factory: key, site: site), owner: ObjectIdentifier(self))
-            entry.publish(box)
-            replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
-        #endif
+        let entry = SingletonEntry(key: SingletonKey(factory: key, site: site), owner: ObjectIdentifier(self))
+        entry.publish(box)
+        replacePublished(with: UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque()))
     }
 
     /// Whether the published entry already carries `box` for `site`; then publishing it again
     /// would change nothing. Under the manager's lock.
     @inlinable
     func publishes(_ box: AnyObject, site: DefinitionSite) -> Bool {
-        #if canImport(Darwin)
-            return true
-        #else
-            guard let entry = FactoryRecord.entry(publishedAs: published.load(ordering: .relaxed)) else {
-                return false
-            }
-            let boxAddress = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-            return entry._withUnsafeGuaranteedRef {
-                $0.key.site == site && $0.publishedBox.load(ordering: .relaxed) == boxAddress
-            }
-        #endif
+        guard let entry = FactoryRecord.entry(publishedAs: published.loadRelaxed()) else { return false }
+        let boxAddress = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
+        return entry._withUnsafeGuaranteedRef { $0.key.site == site && $0.publishedBox.loadRelaxed() == boxAddress }
     }
 
     /// Withdraws what was published, if anything. Under the manager's lock.
     @inlinable @inline(__always)
     func withdrawPublishedHit() {
-        #if !canImport(Darwin)
-            if published.load(ordering: .relaxed) != 0 { replacePublished(with: 0) }
-        #endif
+        if published.loadRelaxed() != 0 { replacePublished(with: 0) }
     }
 
-    #if !canImport(Darwin)
-        /// Stores `word` as what is published and retires the entry published before, if any.
-        /// Retiring waits for lock-free readers, which never wait themselves, so it may run under
-        /// the lock; the entry it releases is normally still held by its singleton or the record.
-        @usableFromInline
-        func replacePublished(with word: UInt) {
-            let previous = published.exchange(word, ordering: .sequentiallyConsistent)
-            if let entry = FactoryRecord.entry(publishedAs: previous) {
-                LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry.toOpaque())])
-            }
+    /// Stores `word` as what is published and retires the entry published before, if any: it is
+    /// released once no lock-free reader can hold it, after the manager's lock is given up.
+    @usableFromInline
+    func replacePublished(with word: UInt) {
+        if let entry = FactoryRecord.entry(publishedAs: published.exchange(word)) {
+            LockFreeReads.retire([Unmanaged<AnyObject>.fromOpaque(entry.toOpaque())])
         }
-    #endif
+    }
 
     /// The options a resolution reads, rebuilt if a write made them stale, unretained: the record
     /// holds them while the manager's lock, under which this runs, is held.
@@ -261,11 +231,9 @@ final class FactoryRecord {
     /// Stores `scopeWord` after a change to what it summarizes. Under the manager's lock.
     @usableFromInline
     func publishScopeWord() {
-        #if !canImport(Darwin)
-            // An object's address leaves two low bits free (`MachineWord.addressTagMask`).
-            let scopeBits = scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-            scopeWord.store(hasOptions ? scopeBits | 2 | (once ? 1 : 0) : 0, ordering: .releasing)
-        #endif
+        // An object's address leaves two low bits free (`MachineWord.addressTagMask`).
+        let scopeBits = scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        scopeWord.storeReleasing(hasOptions ? scopeBits | 2 | (once ? 1 : 0) : 0)
     }
 
     /// Whether a modifier setting the scope at `scopeAddress`, on a `Factory` whose `once` flag is
@@ -273,14 +241,10 @@ final class FactoryRecord {
     /// write. Read without the lock; `false` (take the lock) when it cannot tell.
     @inlinable
     func scopeWriteChangesNothing(scopeAddress: UInt, once: Bool) -> Bool {
-        #if canImport(Darwin)
-            return false
-        #else
-            let word = scopeWord.load(ordering: .acquiring)
-            guard word & 2 != 0 else { return false }
-            if (word & 1 != 0) != once { return true }
-            return word & ~MachineWord.addressTagMask == scopeAddress
-        #endif
+        let word = scopeWord.loadAcquiring()
+        guard word & 2 != 0 else { return false }
+        if (word & 1 != 0) != once { return true }
+        return word & ~MachineWord.addressTagMask == scopeAddress
     }
 
     /// The closures the options hold (registration, context overrides, decorator, and the

@@ -1,6 +1,4 @@
-#if !canImport(Darwin)
-    import Synchronization
-#endif
+import FactoryKitAtomics
 
 /// A small table from a factory key's identity (the address of its name literal and its types) to
 /// its record, so most lookups compare three words instead of hashing.
@@ -10,48 +8,28 @@
 /// names by text. A slot holds a record's address, unretained: records live as long as their
 /// manager, which owns this table.
 ///
-/// Slots are written under the manager's lock. Off Apple platforms they are atomic words, also
-/// read without the lock by ``record(unlockedFor:)``: a slot changes from one whole record address
-/// to another, so a reader sees either. On Apple platforms `Atomic` needs macOS 15 / iOS 18, newer
-/// than FactoryKit requires, so there the slots are plain words read under the lock only.
+/// Slots are atomic words, written under the manager's lock and also read without it by
+/// ``record(unlockedFor:)``: a slot changes from one whole record address to another, so a reader
+/// sees either.
 @usableFromInline
 final class RecordDirectory: @unchecked Sendable {
     @usableFromInline static let size = 64
     @usableFromInline static let probes = 4
 
-    #if canImport(Darwin)
-        @usableFromInline let slots: UnsafeMutablePointer<UInt>
+    @usableFromInline let slots: AtomicWord
 
-        init() {
-            slots = .allocate(capacity: RecordDirectory.size)
-            slots.initialize(repeating: 0, count: RecordDirectory.size)
-        }
+    init() {
+        slots = .allocate(capacity: RecordDirectory.size)
+        slots.initialize(repeating: fk_word(), count: RecordDirectory.size)
+    }
 
-        deinit { slots.deallocate() }
+    deinit { slots.deallocate() }
 
-        @inlinable
-        func slot(_ index: Int) -> UInt { slots[index] }
+    @inlinable
+    func slot(_ index: Int) -> UInt { (slots + index).loadAcquiring() }
 
-        @usableFromInline
-        func setSlot(_ index: Int, to word: UInt) { slots[index] = word }
-    #else
-        @usableFromInline let slots: UnsafeMutablePointer<Atomic<UInt>>
-
-        init() {
-            slots = .allocate(capacity: RecordDirectory.size)
-            for index in 0..<RecordDirectory.size { (slots + index).initialize(to: Atomic(0)) }
-        }
-
-        // An `Atomic<UInt>` holds no resources, so the slots are freed without being deinitialized
-        // one by one, which generic code does through the runtime, slot by slot.
-        deinit { slots.deallocate() }
-
-        @inlinable
-        func slot(_ index: Int) -> UInt { slots[index].load(ordering: .acquiring) }
-
-        @usableFromInline
-        func setSlot(_ index: Int, to word: UInt) { slots[index].store(word, ordering: .releasing) }
-    #endif
+    @usableFromInline
+    func setSlot(_ index: Int, to word: UInt) { (slots + index).storeReleasing(word) }
 
     /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
     @inlinable
@@ -77,18 +55,7 @@ final class RecordDirectory: @unchecked Sendable {
         return nil
     }
 
-    /// Whether ``record(unlockedFor:)`` may be used on this platform.
-    @inlinable
-    static var readsWithoutLock: Bool {
-        #if canImport(Darwin)
-            false
-        #else
-            true
-        #endif
-    }
-
-    /// The record remembered for `key`, read without the manager's lock; only where
-    /// `readsWithoutLock`. The record stays valid while its manager lives.
+    /// The record remembered for `key`, read without the manager's lock. The record stays valid while its manager lives.
     @inlinable @inline(__always)
     func record(unlockedFor key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         record(for: key)

@@ -2,10 +2,8 @@
     import Darwin
 #elseif canImport(Glibc)
     import Glibc
-    import Synchronization
 #elseif canImport(Musl)
     import Musl
-    import Synchronization
 #endif
 
 /// One step of a resolution in progress: a factory whose closure is running, or whose in-flight
@@ -162,6 +160,8 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
+    /// What this thread withdrew from lock-free readers and has not yet seen released.
+    @exclusivity(unchecked) var retiredHere: [RetiredBatch] = []
 
     @usableFromInline
     var depth: Int { frames.count }
@@ -179,6 +179,11 @@ final class ResolutionChain: @unchecked Sendable {
     static var currentUnretained: Unmanaged<ResolutionChain> {
         pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
             ?? Unmanaged.passUnretained(makeCurrent())
+    }
+
+    /// The current thread's chain, if it has one.
+    static var currentIfAny: ResolutionChain? {
+        pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0).takeUnretainedValue() }
     }
 
     @usableFromInline
@@ -325,30 +330,24 @@ private func createThreadKey() -> pthread_key_t {
     return key
 }
 
-#if canImport(Darwin)
-    @usableFromInline
-    let threadKey: pthread_key_t = createThreadKey()
-#else
-    /// The thread-local key plus one, or zero before the first resolution creates it. An `Atomic`
-    /// initialized to a constant is stored statically: reading it needs no lazy-initialization
-    /// check, which every resolution would otherwise make.
-    @usableFromInline
-    let threadKeyWord = Atomic<pthread_key_t>(0)
+/// The thread-local key plus one, or zero before the first resolution creates it: a statically
+/// allocated word, so reading it needs no lazy-initialization check, which every resolution would
+/// otherwise make.
+@inlinable
+var threadKeyWord: AtomicWord { ProcessWords.diagnostics + 1 }
 
-    @inlinable
-    var threadKey: pthread_key_t {
-        let word = threadKeyWord.load(ordering: .acquiring)
-        return word != 0 ? word &- 1 : publishThreadKey()
-    }
+@inlinable
+var threadKey: pthread_key_t {
+    let word = threadKeyWord.loadAcquiring()
+    return word != 0 ? pthread_key_t(truncatingIfNeeded: word &- 1) : publishThreadKey()
+}
 
-    /// Creates the key; when threads race, the first to publish wins and the others delete theirs.
-    @usableFromInline
-    func publishThreadKey() -> pthread_key_t {
-        let key = createThreadKey()
-        let (exchanged, current) = threadKeyWord.compareExchange(
-            expected: 0, desired: key &+ 1, ordering: .acquiringAndReleasing)
-        if exchanged { return key }
-        pthread_key_delete(key)
-        return current &- 1
-    }
-#endif
+/// Creates the key; when threads race, the first to publish wins and the others delete theirs.
+@usableFromInline
+func publishThreadKey() -> pthread_key_t {
+    let key = createThreadKey()
+    let (exchanged, current) = threadKeyWord.compareExchange(expected: 0, desired: UInt(key) &+ 1)
+    if exchanged { return key }
+    pthread_key_delete(key)
+    return pthread_key_t(truncatingIfNeeded: current &- 1)
+}

@@ -1,6 +1,4 @@
-#if !canImport(Darwin)
-    import Synchronization
-#endif
+import FactoryKitAtomics
 
 extension Scope {
     /// Keeps one value per factory for the whole process, whichever container resolves it.
@@ -35,7 +33,7 @@ extension Scope {
                 }
                 Singleton.entryCount.add(-entries.count)
             }
-            retire(withdrawn)
+            retire(withdrawn, thenRelease: true)
             Singleton.populationChanged(by: -1)
         }
 
@@ -46,38 +44,30 @@ extension Scope {
         /// see `stored(_:)` and `forCaller`.
         @usableFromInline static let main: Singleton = {
             let main = Singleton()
-            #if !canImport(Darwin)
-                mainAddress.store(UInt(bitPattern: ObjectIdentifier(main)), ordering: .releasing)
-                populationChanged(by: 0)
-            #endif
+            mainAddress.storeReleasing(UInt(bitPattern: ObjectIdentifier(main)))
+            populationChanged(by: 0)
             return main
         }()
 
-        #if !canImport(Darwin)
-            /// `main`'s address once it exists, zero before.
-            static let mainAddress = Atomic<UInt>(0)
+        /// `main`'s address once it exists, zero before.
+        static var mainAddress: AtomicWord { ProcessWords.singletons + 2 }
 
-            /// `main`'s address while it exists and is the only instance alive, zero otherwise: the
-            /// one word `currentAddressIfMain` reads. Statically stored, so reading it needs neither
-            /// a lazy-initialization check nor a reference count.
-            @usableFromInline static let mainAddressWhileAlone = Atomic<UInt>(0)
+        /// `main`'s address while it exists and is the only instance alive, zero otherwise: the
+        /// one word `currentAddressIfMain` reads. Statically allocated, so reading it needs neither
+        /// a lazy-initialization check nor a reference count.
+        @inlinable static var mainAddressWhileAlone: AtomicWord { ProcessWords.singletons + 3 }
 
-            /// Serializes updates of `population` with `mainAddressWhileAlone`, so that the word
-            /// never names `main` while another instance is alive.
-            static let populationLock = Mutex<Void>(())
-        #endif
+        /// Serializes updates of `population` with `mainAddressWhileAlone`, so that the word
+        /// never names `main` while another instance is alive.
+        static let populationLock = Locked(())
 
         /// Counts an instance created (`1`) or gone (`-1`), or `main`'s creation (`0`).
         static func populationChanged(by delta: Int) {
-            #if canImport(Darwin)
+            populationLock.withLock { _ in
                 population.add(delta)
-            #else
-                populationLock.withLock { _ in
-                    population.add(delta)
-                    let alone = population.value == 1 ? mainAddress.load(ordering: .acquiring) : 0
-                    mainAddressWhileAlone.store(alone, ordering: .releasing)
-                }
-            #endif
+                let alone = population.value == 1 ? mainAddress.loadAcquiring() : 0
+                mainAddressWhileAlone.storeReleasing(alone)
+            }
         }
 
         /// The address of the instance `current` returns, when that is `main` and `main` exists:
@@ -85,12 +75,8 @@ extension Scope {
         /// anything. `nil` when it cannot tell that way.
         @inlinable
         static var currentAddressIfMain: UInt? {
-            #if canImport(Darwin)
-                return nil
-            #else
-                let address = mainAddressWhileAlone.load(ordering: .acquiring)
-                return address != 0 ? address : nil
-            #endif
+            let address = mainAddressWhileAlone.loadAcquiring()
+            return address != 0 ? address : nil
         }
 
         /// Whether `identifier` is the instance `current` returns: one atomic load while `main` is
@@ -108,7 +94,7 @@ extension Scope {
         }
 
         /// How many `Singleton` instances are alive.
-        @usableFromInline static let population = AtomicCounter()
+        @inlinable static var population: AtomicCounter { AtomicCounter(ProcessWords.singletons) }
 
         /// The instance `Scope.singleton` returns for the current task, found without reading the
         /// task-local while `main` is the only instance alive: a task can only have bound a live
@@ -157,7 +143,7 @@ extension Scope {
                 entries.removeAll()
                 return dropped
             }
-            retire(withdrawn)
+            retire(withdrawn, thenRelease: true)
             ScopedShutdown.schedule(dropped)
         }
 
@@ -283,7 +269,7 @@ extension Scope {
         /// and resets, which drop a factory's singleton whatever its scope, skip the lookup. Changed
         /// under the lock of the cache that changes; a thread that resolved a singleton (or
         /// synchronized with one that did) reads its entry counted.
-        @usableFromInline static let entryCount = AtomicCounter()
+        @inlinable static var entryCount: AtomicCounter { AtomicCounter(ProcessWords.singletons + 1) }
 
         /// Drops one factory's values (every parameter variant).
         @usableFromInline
@@ -300,13 +286,13 @@ extension Scope {
             }
         }
 
-        /// Releases boxes withdrawn from lock-free hits once no reader can hold them. With no
-        /// lock of this singleton held: a release may run a value's `deinit`.
+        /// Hands boxes withdrawn from lock-free hits to `LockFreeReads`, which releases them once no
+        /// reader can hold them. `thenRelease` where no lock is held (a release may run a value's
+        /// `deinit`); otherwise the container lock's release does it.
         @usableFromInline
-        func retire(_ withdrawn: [Unmanaged<AnyObject>]) {
-            #if !canImport(Darwin)
-                LockFreeReads.retire(withdrawn)
-            #endif
+        func retire(_ withdrawn: [Unmanaged<AnyObject>], thenRelease: Bool = false) {
+            LockFreeReads.retire(withdrawn)
+            if thenRelease { LockFreeReads.awaitReleaseOfRetired() }
         }
     }
 }
@@ -315,26 +301,28 @@ extension Scope {
 /// dynamic exclusivity checks).
 @usableFromInline
 final class SingletonEntry {
+    // The first stored property, read and written only through `publishedBox`.
+    private var publishedBoxStorage = fk_word()
+
     @usableFromInline let key: SingletonKey
     @usableFromInline let owner: ObjectIdentifier
     @usableFromInline @exclusivity(unchecked) var group = SlotGroup()
     /// Set when the entry leaves its cache (a reset), so shortcuts to it are not trusted.
     @usableFromInline @exclusivity(unchecked) var isRemoved = false
 
-    #if !canImport(Darwin)
-        /// The parameterless slot's `ValueBox`, retained, once a plain hit found it there; zero
-        /// otherwise. What resolutions read without a lock, through `FactoryRecord.published`.
-        /// Written under the singleton's lock, and withdrawn before the slot can lose the box (a
-        /// reset, a removal, an expiry).
-        @usableFromInline let publishedBox = Atomic<UInt>(0)
+    /// The parameterless slot's `ValueBox`, retained, once a plain hit found it there; zero
+    /// otherwise. What resolutions read without a lock, through `FactoryRecord.published`.
+    /// Written under the singleton's lock, and withdrawn before the slot can lose the box (a
+    /// reset, a removal, an expiry).
+    @inlinable @inline(__always)
+    var publishedBox: AtomicWord { AtomicWord(firstStoredPropertiesOf: self) }
 
-        // Readers find an entry only through a record's retained reference, so none is left.
-        deinit {
-            if let box = UnsafeRawPointer(bitPattern: publishedBox.load(ordering: .acquiring)) {
-                Unmanaged<AnyObject>.fromOpaque(box).release()
-            }
+    // Readers find an entry only through a record's retained reference, so none is left.
+    deinit {
+        if let box = UnsafeRawPointer(bitPattern: publishedBox.loadAcquiring()) {
+            Unmanaged<AnyObject>.fromOpaque(box).release()
         }
-    #endif
+    }
 
     @usableFromInline
     init(key: SingletonKey, owner: ObjectIdentifier) {
@@ -346,19 +334,14 @@ final class SingletonEntry {
     /// singleton's lock.
     @inlinable @inline(__always)
     func publish(_ box: AnyObject) {
-        #if !canImport(Darwin)
-            guard publishedBox.load(ordering: .relaxed) == 0 else { return }
-            publishedBox.store(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), ordering: .releasing)
-        #endif
+        guard publishedBox.loadRelaxed() == 0 else { return }
+        publishedBox.storeReleasing(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()))
     }
 
     /// Withdraws the published box, if any, adding it to `withdrawn` for `LockFreeReads.retire`.
     /// Under the singleton's lock.
     @usableFromInline
     func withdraw(into withdrawn: inout [Unmanaged<AnyObject>]) {
-        #if !canImport(Darwin)
-            let word = publishedBox.exchange(0, ordering: .sequentiallyConsistent)
-            if let box = UnsafeRawPointer(bitPattern: word) { withdrawn.append(.fromOpaque(box)) }
-        #endif
+        if let box = UnsafeRawPointer(bitPattern: publishedBox.exchange(0)) { withdrawn.append(.fromOpaque(box)) }
     }
 }

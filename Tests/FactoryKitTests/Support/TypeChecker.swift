@@ -27,7 +27,14 @@ enum TypeChecker {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path, file.path]
+        // FactoryKit's inlinable code calls its C atomics, so clients need that module's map too;
+        // SwiftPM writes it beside `Modules`.
+        let atomicsMap = modules.deletingLastPathComponent()
+            .appendingPathComponent("FactoryKitAtomics.build/module.modulemap")
+        process.arguments = [
+            "swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path,
+            "-Xcc", "-fmodule-map-file=\(atomicsMap.path)", file.path,
+        ]
         let output = Pipe()
         process.standardError = output
         process.standardOutput = output
