@@ -7,7 +7,7 @@ import FactoryKitAtomics
 /// (retaining it) and leaves. A writer withdraws the address (stores another one, or zero) and
 /// hands the object to ``retire(_:)``; it is released by whoever next finds that no reader that
 /// could have loaded it is still in a section, the writer itself or the last such reader to leave.
-/// A write (`register`, a reset, a modifier) returns only once what it withdrew is released
+/// `register` and the resets return only once what they withdrew is released
 /// (``awaitReleaseOfRetired()``): with its locks given up, it helps and yields until the readers
 /// already in a section have left.
 /// Why that is safe, and why it always happens, is argued once, in the Design article
