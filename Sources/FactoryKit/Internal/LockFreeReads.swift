@@ -1,5 +1,13 @@
 import FactoryKitAtomics
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Lets resolutions read what was published for them without taking a lock, and releases what
 /// writers withdraw once no reader can hold it. Readers never wait; nobody waits under a lock.
 ///
@@ -119,7 +127,7 @@ enum LockFreeReads {
         for batch in batches {
             while !batch.isReleased {
                 releaseRetired()
-                if !batch.isReleased { fk_yield() }
+                if !batch.isReleased { sched_yield() }
             }
         }
     }

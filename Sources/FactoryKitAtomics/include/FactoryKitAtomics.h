@@ -8,9 +8,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#if __has_include(<sched.h>)
-#include <sched.h>
-#endif
 
 /// One machine word, read and written only through the functions below.
 typedef struct {
@@ -50,13 +47,6 @@ static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
 /// Subtracts `delta` (wrapping) and returns the word as it was before.
 static inline uintptr_t fk_fetch_sub(fk_word *word, uintptr_t delta) {
     return atomic_fetch_sub_explicit(&word->value, delta, memory_order_seq_cst);
-}
-
-/// Gives the processor to another thread, where the platform has a scheduler to ask.
-static inline void fk_yield(void) {
-#if __has_include(<sched.h>) && !defined(__wasi__)
-    sched_yield();
-#endif
 }
 
 /// Words per 64-byte cache line.
