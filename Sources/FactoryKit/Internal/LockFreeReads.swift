@@ -118,10 +118,15 @@ enum LockFreeReads {
     }
 
     /// ``awaitReleaseOfRetired()`` once some batch waits somewhere.
+    ///
+    /// A thread releasing a chain it took (a `deinit` there writing) does not wait: the batches
+    /// it waits for could sit in the rest of its own chain, or in the chain of another thread
+    /// waiting in turn for one of its own; its batches stay for its next write to wait for.
     @usableFromInline
     static func awaitReleaseOfRetiredSlowly() {
         releaseRetiredIfAny()
-        guard let chain = ResolutionChain.currentIfAny, !chain.retiredHere.isEmpty else { return }
+        guard let chain = ResolutionChain.currentIfAny, !chain.retiredHere.isEmpty, chain.releasingRetired == 0
+        else { return }
         let batches = chain.retiredHere
         chain.retiredHere.removeAll()
         for batch in batches {
@@ -186,6 +191,9 @@ enum LockFreeReads {
 
     /// Releases every batch of a chain taken from a list, and their objects.
     static func release(chain first: UInt) {
+        let thread = ResolutionChain.current
+        thread.releasingRetired += 1
+        defer { thread.releasingRetired -= 1 }
         var address = first
         while address != 0 {
             let batch = Unmanaged<RetiredBatch>.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped)
