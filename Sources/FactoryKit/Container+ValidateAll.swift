@@ -37,14 +37,16 @@ extension Container {
         let run = ValidationRun()
         defer { run.stopRecording() }
         var factories: [String] = []
-        for entry in manifest {
-            try Task.checkCancellation()
-            let (container, factory) = entry.target()
-            run.adopt(container, preparing: prepare)
-            factories.append(factory.validationName)
-            await run.validate(factory, shared: self)
+        try await run.resolving {
+            for entry in manifest {
+                try Task.checkCancellation()
+                let (container, factory) = entry.target()
+                run.adopt(container, preparing: prepare)
+                factories.append(factory.validationName)
+                await run.validate(factory, shared: self)
+            }
         }
-        let (issues, graph) = await run.finish()
+        let (issues, graph) = run.finish()
         return ValidationReport(factories: factories, issues: issues, graph: graph)
     }
 }

@@ -73,21 +73,23 @@ extension ManagedContainer {
             return container
         }
         let shared = Container.shared
-        if factories.isEmpty {
-            let registered = nextContainer().registeredFactories()
-            for factory in registered.resolvable {
-                try Task.checkCancellation()
-                await run.validate(factory.rebound(to: nextContainer()), shared: shared)
-            }
-            Diagnostics.log(Self.summary(of: registered))
-        } else {
-            for keyPath in factories {
-                try Task.checkCancellation()
-                guard let target = nextContainer()[keyPath: keyPath] as? any ValidatableFactory else { continue }
-                await run.validate(target, shared: shared)
+        try await run.resolving {
+            if factories.isEmpty {
+                let registered = nextContainer().registeredFactories()
+                for factory in registered.resolvable {
+                    try Task.checkCancellation()
+                    await run.validate(factory.rebound(to: nextContainer()), shared: shared)
+                }
+                Diagnostics.log(Self.summary(of: registered))
+            } else {
+                for keyPath in factories {
+                    try Task.checkCancellation()
+                    guard let target = nextContainer()[keyPath: keyPath] as? any ValidatableFactory else { continue }
+                    await run.validate(target, shared: shared)
+                }
             }
         }
-        return await run.finish().issues
+        return run.finish().issues
     }
 
     /// Validates the listed factories; see ``validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.

@@ -149,6 +149,26 @@ struct ValidateAllTests {
                 + "when it is needed.")
     }
 
+    @Test func aCancelledValidationStillEndsTheBlocksItOpened() async throws {
+        // The first entry opens a block of `.request`; the second's preparation cancels the task,
+        // so the loop throws before the third. The block must end all the same.
+        let journal = ShutdownJournal()
+        let task = Task {
+            var prepared = 0
+            return try await Container.shared.validateAll([
+                .factory(\Container.validationRequestConnection, in: { Container() }),
+                .factory(\Container.requestLog, in: { Container() }),
+                .factory(\Container.requestLog, in: { Container() }),
+            ]) { container in
+                (container as? Container)?.validationJournal.register { journal }
+                prepared += 1
+                if prepared == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(await journal.entries == ["validation"])
+    }
+
     @Test func methodStyleFactoriesAreCalledByTheirEntries() async throws {
         let report = try await Container.shared.validateAll([
             .factory(calling: { (container: Container) in container.methodPlain() }, in: { Container() }),

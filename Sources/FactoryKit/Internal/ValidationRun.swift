@@ -29,11 +29,22 @@ final class ValidationRun {
         await factory.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
     }
 
-    /// Ends the task-bound blocks validation opened, then returns the issues reported, the scope
-    /// leaks the graph shows, and the graph.
-    func finish() async -> (issues: [ValidationIssue], graph: DependencyGraph) {
+    /// Runs `resolutions`, then ends the task-bound blocks validation opened, also when
+    /// `resolutions` throws (a cancelled validation), so what was created in them is shut down.
+    func resolving(_ resolutions: () async throws -> Void) async throws {
+        do {
+            try await resolutions()
+        } catch {
+            await sink.closeBlocks()
+            throw error
+        }
         await sink.closeBlocks()
-        return withExtendedLifetime(containers) {
+    }
+
+    /// Returns the issues reported, the scope leaks the graph shows, and the graph. After
+    /// ``resolving(_:)``, which ended the task-bound blocks.
+    func finish() -> (issues: [ValidationIssue], graph: DependencyGraph) {
+        withExtendedLifetime(containers) {
             let graph = recorder.graph
             return (sink.issues + Self.scopeSmells(in: graph), graph)
         }
