@@ -29,7 +29,7 @@ extension ContainerManager {
                     // The thread running autoRegister() uses the container freely.
                     return flight.owner === chain ? .ready(body(&state)) : .wait(flight)
                 case .pending:
-                    guard container is AutoRegistering else {
+                    guard let registering = AutoRegisteringTypes.cast(container) else {
                         state.autoRegistration = .done
                         isAutoRegistered.set(true)
                         return .ready(body(&state))
@@ -37,14 +37,14 @@ extension ContainerManager {
                     let flight = InFlight(
                         owner: chain, frameIndex: nil, label: "\(type(of: container)).autoRegister()")
                     state.autoRegistration = .running(flight)
-                    return .run(flight)
+                    return .run(flight, registering)
                 }
             }
             switch step {
             case .ready(let result):
                 return result
-            case .run(let flight):
-                (container as? AutoRegistering)?.autoRegister()
+            case .run(let flight, let registering):
+                registering.autoRegister()
                 state.withLock { state in
                     if case .running(let current) = state.autoRegistration, current === flight {
                         state.autoRegistration = .done
@@ -61,6 +61,27 @@ extension ContainerManager {
 @usableFromInline
 enum AutoRegistrationStep<Result> {
     case ready(Result)
-    case run(InFlight)
+    case run(InFlight, any AutoRegistering)
     case wait(InFlight)
+}
+
+/// Whether a container auto-registers, remembering the container types that do not.
+///
+/// Every new container asks once. Answering with a dynamic cast costs a container type that does
+/// not conform about 1,500 instructions on Linux (the runtime also tries to unbox it from a
+/// Foundation value), more than the rest of making the container. A type's conformances do not
+/// change, so eight process-wide words remember the types seen not to conform; each word holds a
+/// type's metadata address, which lives as long as the process, and a stale or overwritten word
+/// only costs the cast again.
+enum AutoRegisteringTypes {
+    static func cast(_ container: any ManagedContainer) -> (any AutoRegistering)? {
+        let type = UInt(bitPattern: ObjectIdentifier(type(of: container)))
+        let word = ProcessWords.plainContainerTypes + (MachineWord.mixedIndex(type, bits: 3) & 7)
+        if word.loadRelaxed() == type { return nil }
+        guard let registering = container as? AutoRegistering else {
+            word.storeRelaxed(type)
+            return nil
+        }
+        return registering
+    }
 }

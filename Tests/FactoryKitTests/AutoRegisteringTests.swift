@@ -25,7 +25,47 @@ final class AutoContainer: SharedContainer, AutoRegistering {
     }
 }
 
+/// One container type per `T`; only `Box<UInt8>` auto-registers.
+final class Box<T>: ManagedContainer, @unchecked Sendable {
+    let manager = ContainerManager()
+    let runs = Counter()
+    var label: Factory<String> { self { "\(T.self)" } }
+}
+
+extension Box: AutoRegistering where T == UInt8 {
+    func autoRegister() {
+        _ = runs.next()
+        label.register { "auto" }
+    }
+}
+
 struct AutoRegisteringTests {
+    @Test func whetherAContainerAutoRegistersIsAnsweredPerType() {
+        // FactoryKit remembers the container types that do not auto-register, in a few words that
+        // types share; a type that does must still be seen to, whatever was remembered before.
+        func check() {
+            #expect(Box<Int>().label() == "Int")
+            #expect(Box<String>().label() == "String")
+            #expect(Box<Double>().label() == "Double")
+            #expect(Box<[Int]>().label() == "Array<Int>")
+            #expect(Box<Int8>().label() == "Int8")
+            #expect(Box<Int16>().label() == "Int16")
+            #expect(Box<Int32>().label() == "Int32")
+            #expect(Box<UInt16>().label() == "UInt16")
+            #expect(Box<UInt32>().label() == "UInt32")
+            #expect(Box<Bool>().label() == "Bool")
+            for _ in 0..<2 {
+                let registering = Box<UInt8>()
+                #expect(registering.label() == "auto")
+                #expect(registering.runs.count == 1)
+            }
+            let auto = AutoContainer()
+            #expect(auto.autoGreeter().text == "auto")
+        }
+        check()
+        check()  // now with the plain types remembered
+    }
+
     @Test func runsOnceBeforeFirstUse() {
         let container = AutoContainer()
         #expect(container.runs.count == 0)

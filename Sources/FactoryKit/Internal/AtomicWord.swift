@@ -49,4 +49,6 @@ enum ProcessWords {
     @inlinable static var singletons: AtomicWord { fk_process_line(18) }
     /// Diagnostics' switch and the thread-local key.
     @inlinable static var diagnostics: AtomicWord { fk_process_line(19) }
+    /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
+    static var plainContainerTypes: AtomicWord { fk_process_line(20) }
 }
