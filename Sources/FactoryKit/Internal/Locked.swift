@@ -34,19 +34,24 @@ final class Locked<State>: @unchecked Sendable {
             return try body(&state)
         }
     #else
-        @usableFromInline let mutex: Mutex<State>
+        // A `Mutex` of nothing beside the state, not a `Mutex<State>`: destroying a generic
+        // class's `Mutex<State>` looks up that type's metadata at run time, twice, about 660
+        // instructions each time a container goes away.
+        @usableFromInline let mutex = Mutex(())
         // Copied from the global hooks so a lock reads them without a lazy-global check.
         @usableFromInline let acquireHook = ThreadSanitizerHooks.acquire
         @usableFromInline let releaseHook = ThreadSanitizerHooks.release
+        // Last, so the fields above sit at the same offsets whatever `State` is.
+        @usableFromInline @exclusivity(unchecked) var state: State
 
         @usableFromInline
-        init(_ initial: sending State) {
-            mutex = Mutex(initial)
+        init(_ initial: State) {
+            state = initial
         }
 
         @inlinable @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-            try mutex.withLock { (state: inout sending State) throws -> sending Result in
+            try mutex.withLock { _ throws -> sending Result in
                 let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
                 if let acquireHook { acquireHook(token) }
                 defer { if let releaseHook { releaseHook(token) } }

@@ -37,7 +37,7 @@ struct ManagerState {
     init(directory: RecordDirectory) {
         self.directory = directory
         // Room for a typical container's factories, so the first registrations do not rehash.
-        records.reserveCapacity(16)
+        records = Dictionary(minimumCapacity: 16)
     }
 
     /// Keeps `values`, dropped from a cache, until the write unlocks (see `released`).
