@@ -2,45 +2,6 @@ import FactoryKit
 import Foundation
 import Testing
 
-/// Counts the `Tracked` instances that are alive, to prove values are released, not leaked.
-private final class Census: @unchecked Sendable {
-    private let lock = NSLock()
-    private var created = 0
-    private var living = 0
-
-    func born() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        created += 1
-        living += 1
-        return created
-    }
-
-    func died() {
-        lock.lock()
-        defer { lock.unlock() }
-        living -= 1
-    }
-
-    var alive: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return living
-    }
-}
-
-private final class Tracked: @unchecked Sendable {
-    let number: Int
-    let census: Census
-
-    init(_ census: Census) {
-        self.census = census
-        number = census.born()
-    }
-
-    deinit { census.died() }
-}
-
 /// What a resolution may do without the lock is published by the resolution before it (off Apple
 /// platforms): run the closure of a factory without options, or return a plain singleton hit.
 /// Every write that could change the answer must still be seen, and a value the scope lets go

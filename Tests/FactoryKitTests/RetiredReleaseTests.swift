@@ -2,35 +2,6 @@ import FactoryKit
 import Foundation
 import Testing
 
-/// Counts live `ReleaseProbe` instances.
-private final class Population: @unchecked Sendable {
-    private let lock = NSLock()
-    private var living = 0
-
-    func change(by delta: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        living += delta
-    }
-
-    var alive: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return living
-    }
-}
-
-private final class ReleaseProbe: @unchecked Sendable {
-    let population: Population
-
-    init(_ population: Population) {
-        self.population = population
-        population.change(by: 1)
-    }
-
-    deinit { population.change(by: -1) }
-}
-
 /// Values withdrawn from lock-free readers are released once no reader can hold them: none may be
 /// released while a reader holds it (ThreadSanitizer and AddressSanitizer runs check that), none
 /// may be left behind once the readers are gone, and a write returns only once what it withdrew
@@ -38,10 +9,10 @@ private final class ReleaseProbe: @unchecked Sendable {
 @Suite
 struct RetiredReleaseTests {
     @Test func valuesResetUnderReadersAreAllReleasedOnceTheyStop() {
-        let population = Population()
+        let census = Census()
         let singleton = Scope.Singleton()
         let container = Container()
-        let factory = Factory<ReleaseProbe>(container, key: "retiredUnderReaders") { ReleaseProbe(population) }
+        let factory = Factory<Tracked>(container, key: "retiredUnderReaders") { Tracked(census) }
         let stop = Date().addingTimeInterval(0.5)
         DispatchQueue.concurrentPerform(iterations: 4) { lane in
             Scope.$singleton.withValue(singleton) {
@@ -56,13 +27,13 @@ struct RetiredReleaseTests {
         }
         // The last reset, with no reader left, releases whatever still waited.
         singleton.reset()
-        #expect(population.alive == 0)
+        #expect(census.alive == 0)
     }
 
     @Test func cachedValuesReplacedUnderReadersAreAllReleasedOnceTheyStop() {
-        let population = Population()
+        let census = Census()
         let container = Container()
-        let factory = Factory<ReleaseProbe>(container, key: "retiredCachedUnderReaders") { ReleaseProbe(population) }
+        let factory = Factory<Tracked>(container, key: "retiredCachedUnderReaders") { Tracked(census) }
         let stop = Date().addingTimeInterval(0.5)
         DispatchQueue.concurrentPerform(iterations: 4) { lane in
             while Date() < stop {
@@ -74,15 +45,15 @@ struct RetiredReleaseTests {
             }
         }
         container.manager.reset(options: .scope)
-        #expect(population.alive == 0)
+        #expect(census.alive == 0)
     }
 
     /// Readers of another container keep entering and leaving sections on other threads; each
     /// reset and registration here must still have released what it dropped when it returns.
     @Test func aWriteReturnsOnceWhatItWithdrewIsReleasedWhileOthersRead() {
-        let population = Population()
+        let census = Census()
         let busy = Container()
-        let busyFactory = Factory<ReleaseProbe>(busy, key: "retiredBusyReaders") { ReleaseProbe(Population()) }
+        let busyFactory = Factory<Tracked>(busy, key: "retiredBusyReaders") { Tracked(Census()) }
         _ = busyFactory.cached()
         let stop = AtomicStop()
         let readers = DispatchGroup()
@@ -97,7 +68,7 @@ struct RetiredReleaseTests {
         }
         let singleton = Scope.Singleton()
         let container = Container()
-        let factory = Factory<ReleaseProbe>(container, key: "retiredPromptly") { ReleaseProbe(population) }
+        let factory = Factory<Tracked>(container, key: "retiredPromptly") { Tracked(census) }
         var failures: [String] = []
         Scope.$singleton.withValue(singleton) {
             for round in 0..<300 {
@@ -105,15 +76,15 @@ struct RetiredReleaseTests {
                 _ = factory.singleton()
                 _ = factory.singleton()
                 singleton.reset()
-                if population.alive != 0 { failures.append("round \(round): alive after Scope.Singleton.reset()") }
+                if census.alive != 0 { failures.append("round \(round): alive after Scope.Singleton.reset()") }
                 _ = factory.cached()
                 _ = factory.cached()
                 container.manager.reset(options: .scope)
-                if population.alive != 0 { failures.append("round \(round): alive after reset(options: .scope)") }
+                if census.alive != 0 { failures.append("round \(round): alive after reset(options: .scope)") }
                 _ = factory.cached()
                 _ = factory.cached()
-                factory.register { ReleaseProbe(population) }
-                if population.alive != 0 { failures.append("round \(round): alive after register") }
+                factory.register { Tracked(census) }
+                if census.alive != 0 { failures.append("round \(round): alive after register") }
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5))")

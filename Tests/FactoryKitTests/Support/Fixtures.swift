@@ -24,6 +24,45 @@ final class Counted: @unchecked Sendable {
     init(_ counter: Counter) { number = counter.next() }
 }
 
+/// Counts the `Tracked` instances that are alive, to prove values are released, not leaked.
+final class Census: @unchecked Sendable {
+    private let lock = NSLock()
+    private var created = 0
+    private var living = 0
+
+    func born() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        created += 1
+        living += 1
+        return created
+    }
+
+    func died() {
+        lock.lock()
+        defer { lock.unlock() }
+        living -= 1
+    }
+
+    var alive: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return living
+    }
+}
+
+final class Tracked: @unchecked Sendable {
+    let number: Int
+    let census: Census
+
+    init(_ census: Census) {
+        self.census = census
+        number = census.born()
+    }
+
+    deinit { census.died() }
+}
+
 /// A thread-safe counter.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
