@@ -18,12 +18,13 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// check without an extra trip through the lock.
     @usableFromInline let isAutoRegistered = AtomicFlag()
 
-    /// The record of `key`, found without the lock once `autoRegister()` has run (taking the lock would trigger it); `nil` means take the lock.
-    /// A method, so its fields are read through `self` without being retained.
+    /// The record of `key`, found without the lock once `autoRegister()` has run (taking the lock
+    /// would trigger it); `nil` means take the lock. A method, so its fields are read through
+    /// `self` without being retained.
     @inlinable @inline(__always)
     func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         guard isAutoRegistered.value else { return nil }
-        return directory.record(unlockedFor: key)
+        return directory.record(for: key)
     }
 
     /// Runs `body` under the lock on `record`, found by `recordWithoutLock(for:)`. A method, so

@@ -9,7 +9,7 @@ import FactoryKitAtomics
 /// manager, which owns this table.
 ///
 /// Slots are atomic words, written under the manager's lock and also read without it by
-/// ``record(unlockedFor:)``: a slot changes from one whole record address to another, so a reader
+/// ``record(for:)``: a slot changes from one whole record address to another, so a reader
 /// sees either.
 @usableFromInline
 final class RecordDirectory: @unchecked Sendable {
@@ -37,7 +37,8 @@ final class RecordDirectory: @unchecked Sendable {
         MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
-    /// The record remembered for `key`, unretained. Under the manager's lock.
+    /// The record remembered for `key`, unretained; with or without the manager's lock. The
+    /// record stays valid while its manager lives.
     @inlinable @inline(__always)
     func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
@@ -53,12 +54,6 @@ final class RecordDirectory: @unchecked Sendable {
             index = (index &+ 1) & (RecordDirectory.size - 1)
         }
         return nil
-    }
-
-    /// The record remembered for `key`, read without the manager's lock. The record stays valid while its manager lives.
-    @inlinable @inline(__always)
-    func record(unlockedFor key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        record(for: key)
     }
 
     /// Remembers `record` for its key. Under the manager's lock.
