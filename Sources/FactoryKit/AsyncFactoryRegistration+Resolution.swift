@@ -228,7 +228,7 @@ extension AsyncFactoryRegistration {
                         singleton.publishAsync(
                             stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                     } else {
-                        manager.state.withLock { _ in
+                        manager.withState { _ in
                             plan.record.cache.publishAsync(
                                 stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                         }
@@ -255,15 +255,7 @@ enum AsyncPlainHit {
     /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
-        let manager = container.manager
-        // A hit published by an earlier resolution needs no lock.
-        if let record = manager.recordWithoutLock(for: key),
-            record._withUnsafeGuaranteedRef({ $0.publishedWord > FactoryRecord.publishedPlain }),
-            let box = record._withUnsafeGuaranteedRef({ $0.publishedBox(site: site) })
-        {
-            return box
-        }
-        return manager.withState(of: container) { state -> AnyObject? in
+        container.manager.withState(of: container) { state -> AnyObject? in
             guard state.decorator == nil else { return nil }
             return state.withRecord(for: key) { record, _ -> AnyObject? in
                 guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
@@ -274,8 +266,6 @@ enum AsyncPlainHit {
                     guard record.cacheScope == ObjectIdentifier(scope), let box = record.cache.strongValue else {
                         return nil
                     }
-                    // Nothing to decorate or check: later hits may skip the lock.
-                    if !record.publishes(box, site: site) { record.publishCachedHit(box, site: site) }
                     return box
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
@@ -283,8 +273,6 @@ enum AsyncPlainHit {
                         let box = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(
                             memo, site: site)
                     else { return nil }
-                    // Nothing to decorate or check: later hits may skip the locks.
-                    record.publishHit(memo)
                     return box
                 case .unique, .graph, .taskBound:
                     return nil

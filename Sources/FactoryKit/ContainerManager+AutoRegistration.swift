@@ -6,24 +6,25 @@ extension ContainerManager {
     /// manager, with no lock held: it may register and resolve on the same container. Other
     /// threads that arrive meanwhile wait for it to finish, so nobody sees a half-registered
     /// container.
-    @inlinable
+    @usableFromInline
     func withState<Result>(of container: any ManagedContainer, _ body: (inout ManagerState) -> Result) -> Result {
-        // `isAutoRegistered` only ever lags the state by a concurrent reset, and an operation
-        // racing a reset may land on either side of it.
-        if isAutoRegistered.value { return state.withLock(body) }
+        // One trip through the lock once `autoRegister()` has run.
+        let first = withState { state -> Result? in
+            guard case .done = state.autoRegistration else { return nil }
+            return body(&state)
+        }
+        if let first { return first }
         return withStateAfterAutoRegistration(of: container, body)
     }
 
-    @usableFromInline
     func withStateAfterAutoRegistration<Result>(
         of container: any ManagedContainer, _ body: (inout ManagerState) -> Result
     ) -> Result {
         let chain = ResolutionChain.current
         while true {
-            let step = state.withLock { state -> AutoRegistrationStep<Result> in
+            let step = withState { state -> AutoRegistrationStep<Result> in
                 switch state.autoRegistration {
                 case .done:
-                    isAutoRegistered.set(true)
                     return .ready(body(&state))
                 case .running(let flight):
                     // The thread running autoRegister() uses the container freely.
@@ -31,7 +32,6 @@ extension ContainerManager {
                 case .pending:
                     guard let registering = AutoRegisteringTypes.cast(container) else {
                         state.autoRegistration = .done
-                        isAutoRegistered.set(true)
                         return .ready(body(&state))
                     }
                     let flight = InFlight(
@@ -45,7 +45,7 @@ extension ContainerManager {
                 return result
             case .run(let flight, let registering):
                 registering.autoRegister()
-                state.withLock { state in
+                withState { state in
                     if case .running(let current) = state.autoRegistration, current === flight {
                         state.autoRegistration = .done
                     }
@@ -58,7 +58,6 @@ extension ContainerManager {
     }
 }
 
-@usableFromInline
 enum AutoRegistrationStep<Result> {
     case ready(Result)
     case run(InFlight, any AutoRegistering)

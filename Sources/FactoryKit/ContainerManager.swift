@@ -11,47 +11,38 @@ import Foundation
 /// Container.shared.manager.reset(options: .registration)
 /// ```
 public final nonisolated class ContainerManager: @unchecked Sendable {
-    @usableFromInline let state: Locked<ManagerState>
-    /// The records' shortcut table; also in `state`, and read without the lock by modifiers.
-    @usableFromInline let directory: RecordDirectory
-    /// Whether `autoRegister()` has run (or the container has none): lets resolutions skip the
-    /// check without an extra trip through the lock.
-    @usableFromInline let isAutoRegistered = AtomicFlag()
+    /// Everything the manager guards, behind the container's one lock. Reach it through
+    /// `withState`, which releases what a locked section dropped once the lock is given up.
+    @usableFromInline let lockedState: Locked<ManagerState>
 
-    /// The record of `key`, found without the lock once `autoRegister()` has run (taking the lock
-    /// would trigger it); `nil` means take the lock. A method, so its fields are read through
-    /// `self` without being retained.
-    @inlinable @inline(__always)
-    func recordWithoutLock(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        guard isAutoRegistered.value else { return nil }
-        return directory.record(for: key)
-    }
-
-    /// Runs `body` under the lock on `record`, found by `recordWithoutLock(for:)`. A method, so
-    /// the lock is reached through `self` without being retained.
-    @inlinable @inline(__always)
-    func withLockedState<Result>(
-        _ record: FactoryRecord, _ body: (FactoryRecord, inout ManagerState) -> Result
-    ) -> Result {
-        state.withLock { state in body(record, &state) }
+    /// Runs `body` under the container's lock. What `body` took out of the container (see
+    /// `DroppedValues`) is released after the lock is given up, on this thread: a `deinit` there
+    /// may use the container.
+    @usableFromInline
+    func withState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
+        var dropped: [Any] = []
+        let result = lockedState.withLock { state in
+            let result = body(&state)
+            if !state.dropped.isEmpty { dropped = state.dropped.take() }
+            return result
+        }
+        withExtendedLifetime(dropped) {}
+        return result
     }
 
     /// Creates an empty manager.
     public init() {
-        let directory = RecordDirectory()
-        self.directory = directory
-        state = Locked(ManagerState(directory: directory))
+        lockedState = Locked(ManagerState())
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.
     ///
     /// Usually set in `autoRegister()`. Cleared by `reset(options: .all)`.
     public var defaultScope: Scope? {
-        get { state.withLock { $0.defaultScope } }
+        get { withState { $0.defaultScope } }
         set {
             let scope = newValue.map(Scope.Singleton.stored)
-            state.withLock { $0.defaultScope = scope }
-            LockFreeReads.awaitReleaseOfRetired()
+            withState { $0.defaultScope = scope }
         }
     }
 
@@ -70,8 +61,8 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Defaults to `true` in debug builds outside SwiftUI previews, `false` otherwise, where such a
     /// factory resolves to `nil`. Per container; reset by `reset(options: .all)`.
     public var promiseTriggersError: Bool {
-        get { state.withLock { $0.promiseTriggersError } }
-        set { state.withLock { $0.promiseTriggersError = newValue } }
+        get { withState { $0.promiseTriggersError } }
+        set { withState { $0.promiseTriggersError = newValue } }
     }
 
     /// Turns the resolution trace on or off for every container in the process.
@@ -118,33 +109,25 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Singletons are not the container's and stay; use `Scope.singleton.reset()`. Values already
     /// handed out are never affected.
     public func reset(options: FactoryResetOptions = .all) {
-        let dropped = state.withLock { state -> [StoredValue] in
+        let dropped = withState { state -> [StoredValue] in
             var dropped: [StoredValue] = []
             switch options {
             case .all:
+                // The options' closures go to `state.dropped`, released after the lock.
                 for record in state.records.values {
-                    dropped += record.takeHeldClosures()
                     record.clearOptions()
                     dropped += record.cache.drain()
                     record.cacheScope = nil
                 }
                 state.autoRegistration = .pending
-                isAutoRegistered.set(false)
                 state.defaultScope = nil
                 state.decorator = nil
                 state.promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
             case .registration:
-                for record in state.records.values {
-                    dropped += record.takeHeldClosures(contexts: false, decorator: false)
-                    record.registration = nil
-                }
+                for record in state.records.values { record.registration = nil }
                 state.autoRegistration = .pending
-                isAutoRegistered.set(false)
             case .context:
-                for record in state.records.values {
-                    dropped += record.takeHeldClosures(registration: false, decorator: false)
-                    record.contexts = nil
-                }
+                for record in state.records.values { record.contexts = nil }
             case .scope:
                 for record in state.records.values { dropped += record.cache.drain() }
             case .none:
@@ -152,7 +135,6 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             }
             return dropped
         }
-        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
@@ -169,21 +151,20 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
             return
         }
         let id = ObjectIdentifier(scope)
-        let dropped = state.withLock { state -> [StoredValue] in
+        let dropped = withState { state -> [StoredValue] in
             var dropped: [StoredValue] = []
             for record in state.records.values where record.cacheScope == id {
                 dropped += record.cache.drain()
             }
             return dropped
         }
-        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 
     /// Saves this container's registrations, options, cached values and settings, to be restored
     /// by ``pop()``. Singletons, the global trace settings and `FactoryContext` are not saved.
     public func push() {
-        state.withLock { state in
+        withState { state in
             let autoRegistrationDone: Bool
             if case .done = state.autoRegistration { autoRegistrationDone = true } else { autoRegistrationDone = false }
             state.snapshots.append(
@@ -203,26 +184,24 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Without a matching `push()` it changes nothing and logs a note: a stray `pop()` is a bug in
     /// the caller, but not one worth stopping the program for.
     public func pop() {
-        // Values the restored caches replace are released after the lock: a `deinit` may resolve.
-        var replaced: [StoredValue] = []
-        defer { withExtendedLifetime(replaced) {} }
-        let restored = state.withLock { state -> Bool in
+        // What the restored options and caches replace is released after the lock (see
+        // `withState`): a `deinit` may resolve.
+        let restored = withState { state -> Bool in
             guard let snapshot = state.snapshots.popLast() else { return false }
+            state.dropped.keep(snapshot)
             for (key, record) in state.records {
                 let saved = snapshot.records[key]
                 record.restore(options: saved?.options ?? FactoryRecord.Options())
-                replaced += record.cache.drain()
+                state.release(record.cache.drain())
                 record.cache = saved?.cache ?? SlotGroup()
                 record.cacheScope = saved?.cacheScope
             }
             state.autoRegistration = snapshot.autoRegistrationDone ? .done : .pending
-            isAutoRegistered.set(snapshot.autoRegistrationDone)
             state.defaultScope = snapshot.defaultScope
             state.decorator = snapshot.decorator
             state.promiseTriggersError = snapshot.promiseTriggersError
             return true
         }
-        LockFreeReads.awaitReleaseOfRetired()
         if !restored {
             Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
         }

@@ -15,21 +15,17 @@ extension FactoryIdentity {
     /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
     /// `.once()`, only Factory values whose flag matches the stored one may change the options.
     ///
-    /// Values the change drops from a cache (into `state.released`) are released after the lock,
-    /// since a value's `deinit` may resolve from the container.
-    @inlinable
+    /// What the change drops (a replaced closure, cached values) is released after the lock, on
+    /// this thread, since a `deinit` may use the container (see `DroppedValues`).
+    @usableFromInline
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
-        var released: [StoredValue] = []
         container.manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in
                 if record.hasOptions && record.once != once { return }
                 change(record, &state)
                 if !record.hasOptions { record.hasOptions = true }
             }
-            if !state.released.isEmpty { swap(&released, &state.released) }
         }
-        LockFreeReads.releaseRetiredIfAny()
-        withExtendedLifetime(released) {}
     }
 
     /// Stores a registration and invalidates the values cached for this factory, whatever its
@@ -37,9 +33,6 @@ extension FactoryIdentity {
     @usableFromInline
     func register(_ box: AnyObject, validator: (any FactoryValidating.Type)? = nil) {
         write { record, state in store(box, validator: validator, in: record, state: &state) }
-        // What the registration replaced is gone when it returns. Modifiers, which definitions
-        // re-apply on every access, leave the release to the next write or reader instead.
-        LockFreeReads.awaitReleaseOfRetired()
     }
 
     /// Registers `box` like ``register(_:validator:)`` and returns the registration it replaced,
@@ -81,15 +74,11 @@ extension FactoryIdentity {
     }
 
     /// Sets the record's registration. The box it replaces, and the frozen options that share
-    /// it, are released after the lock: the closure's captured values may run a `deinit` that
-    /// uses the container.
+    /// it, are released after the lock (the record hands them to `state.dropped`): the closure's
+    /// captured values may run a `deinit` that uses the container.
     private func replaceRegistration(with box: AnyObject?, in record: FactoryRecord, _ state: inout ManagerState) {
-        if let replaced = record.registration { state.release([.strong(replaced)]) }
         record.registration = box
-        if let stale = record.resolution {
-            record.resolution = nil
-            state.release([.strong(stale)])
-        }
+        record.resolution = nil
     }
 
     /// Drops what the factory's scopes cache, so the next resolution uses the registration just
@@ -117,42 +106,23 @@ extension FactoryIdentity {
         return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.remove(singletonKey)
     }
 
-    /// Sets the explicit scope. Re-applying the same scope, which a definition does on every
-    /// access, is seen without the lock.
-    @inlinable
+    /// Sets the explicit scope; re-applying the scope in force, which a definition does on every
+    /// access, writes nothing.
+    @usableFromInline
     func setScope(_ scope: Scope) {
-        let scope = Scope.Singleton.stored(scope)
-        if scopeIsSetAlready(scope) { return }
-        writeScope(scope)
-    }
-
-    /// Whether the record says, read without the lock, that setting `scope` would change nothing.
-    @inlinable
-    func scopeIsSetAlready(_ scope: Scope) -> Bool {
-        scopeIsSetAlready(address: UInt(bitPattern: ObjectIdentifier(scope)))
-    }
-
-    /// Whether the record says, read without the lock, that setting the scope at `address` would
-    /// change nothing.
-    @inlinable @inline(__always)
-    func scopeIsSetAlready(address: UInt) -> Bool {
-        guard let record = container.manager.recordWithoutLock(for: key) else {
-            return false
-        }
-        return record._withUnsafeGuaranteedRef { $0.scopeWriteChangesNothing(scopeAddress: address, once: once) }
+        writeScope(Scope.Singleton.stored(scope))
     }
 
     /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main`
-    /// (see `Scope.Singleton.stored`). When `main` is the only instance alive, the check that
-    /// nothing changes needs only its address, not the instance.
-    @inlinable
+    /// (see `Scope.Singleton.stored`).
+    @usableFromInline
     func setSingletonScope() {
-        if let address = Scope.Singleton.currentAddressIfMain, scopeIsSetAlready(address: address) { return }
         setScope(Scope.Singleton.current)
     }
 
     @usableFromInline
     func writeScope(_ scope: Scope) {
+        if isStoredAlready({ $0.scope === scope }) { return }
         write { record, state in
             guard record.scope !== scope else { return }
             changeScope(of: record, to: scope, in: &state)
@@ -215,10 +185,10 @@ extension FactoryIdentity {
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
     @inlinable
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
-        let manager = container.manager
-        guard manager.isAutoRegistered.value else { return false }
-        return manager.state.withLock { state in
-            guard let record = state.directory.record(for: key) else { return false }
+        container.manager.withState { state in
+            guard case .done = state.autoRegistration, let record = state.directory.record(for: key) else {
+                return false
+            }
             return record._withUnsafeGuaranteedRef { record in
                 (record.hasOptions && record.once != once) || isStored(record)
             }
@@ -231,10 +201,10 @@ extension FactoryIdentity {
     @inlinable
     func overrideIsStored(_ words: ClosureWords?, for contextKey: ContextKey) -> Bool {
         guard let words else { return false }
-        let manager = container.manager
-        guard manager.isAutoRegistered.value else { return false }
-        return manager.state.withLock { state in
-            guard let record = state.directory.record(for: key) else { return false }
+        return container.manager.withState { state in
+            guard case .done = state.autoRegistration, let record = state.directory.record(for: key) else {
+                return false
+            }
             return record._withUnsafeGuaranteedRef { record in
                 (record.hasOptions && record.once != once) || record.contexts?.holds(words, for: contextKey) ?? false
             }
@@ -249,19 +219,14 @@ extension FactoryIdentity {
         _ state: inout ManagerState
     ) {
         var overrides = record.contexts ?? ContextOverrides()
-        record.contexts = nil  // so `overrides` is the only reference and changes in place
+        var replaced: [AnyObject] = []
         for key in keys {
-            if let replaced = overrides.set(box, words: words, closure: closure, for: key) {
-                state.release([.strong(replaced)])
-            }
+            if let box = overrides.set(box, words: words, closure: closure, for: key) { replaced.append(box) }
         }
+        // The replaced boxes, and the frozen options sharing them, are released after the lock.
+        state.dropped.keep(replaced)
         record.contexts = overrides
-        // The options frozen before share the replaced boxes: drop them here too, not under the
-        // lock of the next resolution.
-        if let stale = record.resolution {
-            record.resolution = nil
-            state.release([.strong(stale)])
-        }
+        record.resolution = nil
     }
 
     /// Sets the sliding time to live, in seconds; zero or less expires values at once. The same
@@ -297,9 +262,7 @@ extension FactoryIdentity {
             {
                 return
             }
-            let replaced = record.decorator
             record.decorator = makeBox(words, closure)
-            if let replaced { state.release([.strong(replaced)]) }
         }
     }
 
@@ -324,32 +287,26 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let dropped = container.manager.state.withLock { state -> [StoredValue] in
+        let dropped = container.manager.withState { state -> [StoredValue] in
             // Even without a record here: the singleton may hold a value of this definition made
             // through another container.
             let record = state.existingRecord(for: key)
             switch resetOptions {
             case .all:
                 let singleton = removeSingleton(of: record, in: state)
-                let held = record?.takeHeldClosures() ?? []
-                record?.clearOptions()
-                return singleton + held + (record?.cache.drain() ?? [])
+                record?.clearOptions()  // the closures go to `state.dropped`
+                return singleton + (record?.cache.drain() ?? [])
             case .scope:
                 return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
             case .registration:
-                let held = record?.takeHeldClosures(contexts: false, decorator: false) ?? []
                 record?.registration = nil
-                return held
             case .context:
-                let held = record?.takeHeldClosures(registration: false, decorator: false) ?? []
                 record?.contexts = nil
-                return held
             case .none:
                 break
             }
             return []
         }
-        LockFreeReads.awaitReleaseOfRetired()
         ScopedShutdown.schedule(dropped)
     }
 }

@@ -64,41 +64,10 @@ extension FactoryRegistration {
     /// No lock is held while user code runs. Scoped values are created once: concurrent first
     /// resolutions wait for the one creating it.
     ///
-    /// The part that answers without the lock from what the record published (a factory without
-    /// options, or a singleton hit) is inlined into the caller; the rest is one call.
     @inlinable @inline(__always)
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let manager = container.manager
-        let record = manager.recordWithoutLock(for: key)
-        if let record {
-            let published = record._withUnsafeGuaranteedRef(\.publishedWord)
-            if published == FactoryRecord.publishedPlain { return createPlain(parameter) }
-            if published > FactoryRecord.publishedPlain, let value = publishedHit(in: record) { return value }
-        }
-        return resolve(parameter, manager: manager, record: record)
-    }
-
-    /// Runs the definition's closure inside a frame of the current resolution chain: the whole
-    /// of a resolution for a factory without options.
-    @inlinable @inline(__always)
-    func createPlain(_ parameter: P) -> T {
-        let chain = ResolutionChain.currentUnretained
-        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
-        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
-        return factory(parameter)
-    }
-
-    /// The value published for lock-free hits in `record`, if any (see `FactoryRecord.publishedHit`).
-    @inlinable @inline(__always)
-    func publishedHit(in record: Unmanaged<FactoryRecord>) -> T? {
-        record._withUnsafeGuaranteedRef { $0.publishedHit(site: site, as: T.self) }
-    }
-
-    /// `resolve` past the published hit, with the record found without the lock if there was one.
-    @inlinable
-    func resolve(_ parameter: P, manager: ContainerManager, record: Unmanaged<FactoryRecord>?) -> T {
-        let plan = makePlan(parameter, manager: manager, record: record)
+        let plan = makePlan(parameter, manager: container.manager)
         // A hit with nothing to decorate: the plan's last use, so its value moves out uncopied.
         if plan.kind == .hit, plan.options == nil { return plan.hit.unsafelyUnwrapped }
         let (value, tag) = produce(plan, parameter)
@@ -111,7 +80,7 @@ extension FactoryRegistration {
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
         let manager = container.manager
-        let plan = makePlan(parameter, manager: manager, record: manager.recordWithoutLock(for: key), observed: true)
+        let plan = makePlan(parameter, manager: manager, observed: true)
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack; a lazily
@@ -138,21 +107,13 @@ extension FactoryRegistration {
     /// The factory's own decorator, read again for plans whose `object` holds something else.
     @usableFromInline
     func currentDecorator(of record: FactoryRecord) -> AnyObject? {
-        container.manager.state.withLock { _ in record.decorator }
+        container.manager.withState { _ in record.decorator }
     }
 
-    /// Makes the plan under the lock. `record` is the factory's record if it was found without the
-    /// lock, which saves a lookup under it.
+    /// Makes the plan under the lock.
     @inlinable @inline(__always)
-    func makePlan(
-        _ parameter: P, manager: ContainerManager, record: Unmanaged<FactoryRecord>?, observed: Bool = false
-    ) -> ResolutionPlan<T> {
-        if let record {
-            return record._withUnsafeGuaranteedRef { record in
-                manager.withLockedState(record) { record, state in plan(record, state, parameter, observed: observed) }
-            }
-        }
-        return manager.withState(of: container) { state in
+    func makePlan(_ parameter: P, manager: ContainerManager, observed: Bool = false) -> ResolutionPlan<T> {
+        manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in plan(record, state, parameter, observed: observed) }
         }
     }
@@ -165,8 +126,6 @@ extension FactoryRegistration {
         // Borrowed: the record holds its options while the lock is held, and a hit without a
         // decorator does not keep them.
         guard let options = record.currentResolutionUnretained(in: state) else {
-            // Later resolutions may run the closure without the lock.
-            record.publishPlain()
             return ResolutionPlan(record: record, kind: .run, options: nil)
         }
         return options._withUnsafeGuaranteedRef { options in plan(record, options, parameter, observed: observed) }
@@ -200,10 +159,6 @@ extension FactoryRegistration {
             if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
                 let box = record.cache.strongValue
             {
-                // Nothing to decorate or observe: later hits may skip the lock.
-                if !observed, options.forHit == nil, !record.publishes(box, site: site) {
-                    record.publishCachedHit(box, site: site)
-                }
                 let value = unsafeDowncast(box, to: ValueBox<T>.self).value
                 return ResolutionPlan(
                     record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
@@ -234,8 +189,6 @@ extension FactoryRegistration {
                     unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHit(memo, site: site, as: T.self)
                 })
             {
-                // Nothing to decorate or observe: later hits may skip the lock.
-                if !observed, options.forHit == nil { memo._withUnsafeGuaranteedRef(record.publishHit) }
                 return ResolutionPlan(
                     record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
             }
@@ -370,7 +323,7 @@ extension FactoryRegistration {
                 return
             }
             let record = plan.record
-            container.manager.state.withLock { _ in
+            container.manager.withState { _ in
                 record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
         }

@@ -110,8 +110,8 @@ extension ManagedContainer {
     /// A factory's own `decorator` modifier replaces it for
     /// that factory. Cleared by `reset(options: .all)`.
     public func decorator(_ decorator: ((Any) -> Void)?) {
-        manager.state.withLock { $0.decorator = decorator }
-        LockFreeReads.awaitReleaseOfRetired()
+        // The closure replaced is released after the lock (see `ContainerManager.withState`).
+        manager.withState { $0.decorator = decorator }
     }
 
     /// Resets this container; see ``ContainerManager/reset(options:)``.

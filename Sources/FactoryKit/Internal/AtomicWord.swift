@@ -26,29 +26,16 @@ extension UnsafeMutablePointer where Pointee == fk_word {
         let exchanged = fk_compare_exchange(self, &original, desired)
         return (exchanged, original)
     }
-
-    /// The words an object keeps as its first stored properties, which must be `fk_word`s.
-    @inlinable @inline(__always)
-    init(firstStoredPropertiesOf object: AnyObject) {
-        self = _getUnsafePointerToStoredProperties(object).assumingMemoryBound(to: fk_word.self)
-    }
 }
 
-/// The process-wide atomic words, one cache line each where writers and readers differ, so a
-/// word written on every resolution never shares a line with one only read.
+/// The process-wide atomic words: flags and counters read often and written rarely, one cache
+/// line per group.
 @usableFromInline
 enum ProcessWords {
-    /// The read-section generation, followed by `LockFreeReads.stripeCount` lines of counters.
-    @inlinable static var generation: AtomicWord { fk_process_line(0) }
-    /// The first line of reader counters; stripe `n` is `n` lines further.
-    @inlinable static var stripes: AtomicWord { fk_process_line(1) }
-    /// The two lists of objects waiting to be released, one per generation parity, then how many
-    /// batches are retired and not yet released.
-    @inlinable static var retired: AtomicWord { fk_process_line(17) }
     /// `Scope.Singleton`'s counters and addresses.
-    @inlinable static var singletons: AtomicWord { fk_process_line(18) }
+    @inlinable static var singletons: AtomicWord { fk_process_line(0) }
     /// Diagnostics' switch and the thread-local key.
-    @inlinable static var diagnostics: AtomicWord { fk_process_line(19) }
+    @inlinable static var diagnostics: AtomicWord { fk_process_line(1) }
     /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
-    static var plainContainerTypes: AtomicWord { fk_process_line(20) }
+    static var plainContainerTypes: AtomicWord { fk_process_line(2) }
 }

@@ -44,8 +44,6 @@ final class InFlight: @unchecked Sendable {
         finished = true
         condition.broadcast()
         condition.unlock()
-        // No lock is held here: release what the reservation withdrew from lock-free readers.
-        LockFreeReads.releaseRetiredIfAny()
     }
 
     /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.

@@ -10,16 +10,22 @@ enum AutoRegistrationPhase {
 @usableFromInline
 struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
-    /// The records' shortcut table, shared with the manager, which reads it without the lock.
-    @usableFromInline let directory: RecordDirectory
+    /// The records' shortcut table.
+    @usableFromInline let directory = RecordDirectory()
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending
     // Every record's frozen resolution options include these two.
-    @usableFromInline var defaultScope: Scope? { didSet { invalidateResolutions() } }
-    @usableFromInline var decorator: ((Any) -> Void)? { didSet { invalidateResolutions() } }
+    @usableFromInline var defaultScope: Scope? {
+        willSet { dropped.keep(defaultScope) }
+        didSet { invalidateResolutions() }
+    }
+    @usableFromInline var decorator: ((Any) -> Void)? {
+        willSet { dropped.keep(decorator) }
+        didSet { invalidateResolutions() }
+    }
     @usableFromInline var promiseTriggersError = FactoryContext.promiseTriggersErrorByDefault
-    /// Values a write dropped from a cache, held until the write has unlocked: releasing a value
-    /// may run its `deinit`, which may resolve from this container.
-    @usableFromInline var released: [StoredValue] = []
+    /// What writes took out of the container, released once the lock is given up: releasing a
+    /// value may run its `deinit`, which may use this container.
+    @usableFromInline let dropped = DroppedValues()
     var snapshots: [Snapshot] = []
     /// Factories already warned about a registration hidden by a context override.
     var shadowedRegistrationsWarned: Set<FactoryKey> = []
@@ -34,21 +40,20 @@ struct ManagerState {
     }
 
     @usableFromInline
-    init(directory: RecordDirectory) {
-        self.directory = directory
+    init() {
         // Room for a typical container's factories, so the first registrations do not rehash.
         records = Dictionary(minimumCapacity: 16)
     }
 
-    /// Keeps `values`, dropped from a cache, until the write unlocks (see `released`).
+    /// Keeps `values`, dropped from a cache, until the write unlocks (see `dropped`).
     @usableFromInline
-    mutating func release(_ values: [StoredValue]) {
-        if !values.isEmpty { released += values }
+    func release(_ values: [StoredValue]) {
+        dropped.keep(values)
     }
 
     /// Empties `record`'s cache, keeping its values until the write unlocks.
-    @inlinable
-    mutating func releaseCache(of record: FactoryRecord) {
+    @usableFromInline
+    func releaseCache(of record: FactoryRecord) {
         if !record.cache.isEmpty { release(record.cache.drain()) }
     }
 
@@ -59,11 +64,11 @@ struct ManagerState {
     }
 
     func invalidateResolutions() {
-        for record in records.values { record.isResolutionCurrent = false }
+        for record in records.values { record.invalidateResolution() }
     }
 
     /// The record of `key`, created on first use.
-    @inlinable
+    @usableFromInline
     mutating func record(for key: FactoryKey) -> FactoryRecord {
         if let record = directory.record(for: key) { return record.takeUnretainedValue() }
         return recordAfterMiss(for: key)
@@ -83,7 +88,7 @@ struct ManagerState {
     mutating func recordAfterMiss(for key: FactoryKey) -> FactoryRecord {
         // Through the defaulting subscript's modify accessor: one hash lookup finds the record
         // or inserts a new one.
-        let record = Self.identity(&records[key, default: FactoryRecord(key: key)])
+        let record = Self.identity(&records[key, default: FactoryRecord(key: key, dropped: dropped)])
         directory.remember(record)
         return record
     }

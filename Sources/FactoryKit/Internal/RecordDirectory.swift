@@ -1,35 +1,23 @@
-import FactoryKitAtomics
-
 /// A small table from a factory key's identity (the address of its name literal and its types) to
-/// its record, so most lookups compare three words instead of hashing.
+/// its record, so most lookups compare three words instead of hashing a name.
 ///
 /// A key lives in its home slot or one of the next `probes - 1`; slots are never emptied, so an
 /// empty slot ends the search, and a miss falls back to the manager's dictionary, which compares
 /// names by text. A slot holds a record's address, unretained: records live as long as their
-/// manager, which owns this table.
-///
-/// Slots are atomic words, written under the manager's lock and also read without it by
-/// ``record(for:)``: a slot changes from one whole record address to another, so a reader
-/// sees either.
+/// manager, which owns this table. Read and written under the manager's lock only.
 @usableFromInline
-final class RecordDirectory: @unchecked Sendable {
+final class RecordDirectory {
     @usableFromInline static let size = 64
     @usableFromInline static let probes = 4
 
-    @usableFromInline let slots: AtomicWord
+    @usableFromInline let slots: UnsafeMutablePointer<UInt>
 
     init() {
         slots = .allocate(capacity: RecordDirectory.size)
-        slots.initialize(repeating: fk_word(), count: RecordDirectory.size)
+        slots.initialize(repeating: 0, count: RecordDirectory.size)
     }
 
     deinit { slots.deallocate() }
-
-    @inlinable
-    func slot(_ index: Int) -> UInt { (slots + index).loadAcquiring() }
-
-    @usableFromInline
-    func setSlot(_ index: Int, to word: UInt) { (slots + index).storeReleasing(word) }
 
     /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
     @inlinable
@@ -37,14 +25,13 @@ final class RecordDirectory: @unchecked Sendable {
         MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
-    /// The record remembered for `key`, unretained; with or without the manager's lock. The
-    /// record stays valid while its manager lives.
-    @inlinable @inline(__always)
+    /// The record remembered for `key`, unretained. The record stays valid while its manager lives.
+    @inlinable
     func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
         var index = RecordDirectory.index(name: name, result: key.result)
         for _ in 0..<RecordDirectory.probes {
-            guard let address = UnsafeRawPointer(bitPattern: slot(index)) else { return nil }
+            guard let address = UnsafeRawPointer(bitPattern: slots[index]) else { return nil }
             let record = Unmanaged<FactoryRecord>.fromOpaque(address)
             let matches = record._withUnsafeGuaranteedRef { record in
                 record.key.name.start == key.name.start && record.key.result == key.result
@@ -56,7 +43,7 @@ final class RecordDirectory: @unchecked Sendable {
         return nil
     }
 
-    /// Remembers `record` for its key. Under the manager's lock.
+    /// Remembers `record` for its key.
     @usableFromInline
     func remember(_ record: FactoryRecord) {
         let name = UnsafeRawPointer(record.key.name.start)
@@ -64,12 +51,12 @@ final class RecordDirectory: @unchecked Sendable {
         let word = UInt(bitPattern: Unmanaged.passUnretained(record).toOpaque())
         var index = home
         for _ in 0..<RecordDirectory.probes {
-            if slot(index) == 0 {
-                setSlot(index, to: word)
+            if slots[index] == 0 {
+                slots[index] = word
                 return
             }
             index = (index &+ 1) & (RecordDirectory.size - 1)
         }
-        setSlot(home, to: word)  // all taken: the newest wins its home slot
+        slots[home] = word  // all taken: the newest wins its home slot
     }
 }

@@ -160,11 +160,6 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
-    /// What this thread withdrew from lock-free readers and has not yet seen released.
-    @exclusivity(unchecked) var retiredHere: [RetiredBatch] = []
-    /// How deep this thread is in releasing a chain of retired batches (their objects' `deinit`s
-    /// may write): while nonzero it must not wait for a release, see `awaitReleaseOfRetired()`.
-    @exclusivity(unchecked) var releasingRetired = 0
 
     @usableFromInline
     var depth: Int { frames.count }

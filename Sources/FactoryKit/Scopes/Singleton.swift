@@ -21,19 +21,13 @@ extension Scope {
             Singleton.populationChanged(by: 1)
         }
 
-        // A record may still remember one of this cache's entries, and its published word may
-        // name one: mark them removed and withdraw their values, so a cache created later at
-        // this address is never taken for this one.
+        // A record may still remember one of this cache's entries: mark them removed, so a cache
+        // created later at this address is never taken for this one.
         deinit {
-            var withdrawn: [Unmanaged<AnyObject>] = []
             storage.withLock { entries in
-                for entry in entries.values {
-                    entry.isRemoved = true
-                    entry.withdraw(into: &withdrawn)
-                }
+                for entry in entries.values { entry.isRemoved = true }
                 Singleton.entryCount.add(-entries.count)
             }
-            retire(withdrawn, thenRelease: true)
             Singleton.populationChanged(by: -1)
         }
 
@@ -131,19 +125,20 @@ extension Scope {
         /// Singletons that conform to ``Shutdownable`` are shut down in a task of their own, newest
         /// first, each once.
         public func reset() {
-            var withdrawn: [Unmanaged<AnyObject>] = []
+            // The entries leave the cache under its lock; their values are released (and shut
+            // down) once it is given up.
+            var removed: [SingletonKey: SingletonEntry] = [:]
             let dropped = storage.withLock { entries -> [StoredValue] in
                 var dropped: [StoredValue] = []
                 for entry in entries.values {
                     entry.isRemoved = true
-                    entry.withdraw(into: &withdrawn)
                     dropped += entry.group.drain()
                 }
                 Singleton.entryCount.add(-entries.count)
-                entries.removeAll()
+                swap(&removed, &entries)
                 return dropped
             }
-            retire(withdrawn, thenRelease: true)
+            withExtendedLifetime(removed) {}
             ScopedShutdown.schedule(dropped)
         }
 
@@ -175,17 +170,13 @@ extension Scope {
             _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, timeToLive: UInt64?,
             reserve: () -> InFlight
         ) -> (SlotLookup, SingletonEntry) {
-            var withdrawn: [Unmanaged<AnyObject>] = []
-            defer { retire(withdrawn) }
-            return storage.withLock { entries in
+            storage.withLock { entries in
                 let entry: SingletonEntry
                 if let memo, memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key == key {
                     entry = memo
                 } else {
                     entry = self.entry(for: key, in: &entries)
                 }
-                // An expired value leaves the slot, so what lock-free hits read goes first.
-                if timeToLive != nil { entry.withdraw(into: &withdrawn) }
                 let decision = entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
                 return (decision, entry)
             }
@@ -198,7 +189,6 @@ extension Scope {
         func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
             storage.withLock { _ in
                 guard owns(memo, site: site), case .value(.strong(let box), _)? = memo.group.slot else { return nil }
-                memo.publish(box)
                 return unsafeDowncast(box, to: ValueBox<T>.self).value
             }
         }
@@ -208,7 +198,6 @@ extension Scope {
         func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
             storage.withLock { _ in
                 guard owns(memo, site: site), let box = memo.group.strongValue else { return nil }
-                memo.publish(box)
                 return box
             }
         }
@@ -245,11 +234,8 @@ extension Scope {
         func lookupAsync(
             _ key: SingletonKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
         ) -> (AsyncSlotLookup, SingletonEntry) {
-            var withdrawn: [Unmanaged<AnyObject>] = []
-            defer { retire(withdrawn) }
-            return storage.withLock { entries in
+            storage.withLock { entries in
                 let entry = self.entry(for: key, in: &entries)
-                if timeToLive != nil { entry.withdraw(into: &withdrawn) }
                 return (entry.group.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
             }
         }
@@ -275,24 +261,12 @@ extension Scope {
         @usableFromInline
         @discardableResult
         func remove(_ key: SingletonKey) -> [StoredValue] {
-            var withdrawn: [Unmanaged<AnyObject>] = []
-            defer { retire(withdrawn) }
-            return storage.withLock { entries in
+            storage.withLock { entries in
                 guard let entry = entries.removeValue(forKey: key) else { return [] }
                 Singleton.entryCount.add(-1)
                 entry.isRemoved = true
-                entry.withdraw(into: &withdrawn)
                 return entry.group.drain()
             }
-        }
-
-        /// Hands boxes withdrawn from lock-free hits to `LockFreeReads`, which releases them once no
-        /// reader can hold them. `thenRelease` where no lock is held (a release may run a value's
-        /// `deinit`); otherwise the container lock's release does it.
-        @usableFromInline
-        func retire(_ withdrawn: [Unmanaged<AnyObject>], thenRelease: Bool = false) {
-            LockFreeReads.retire(withdrawn)
-            if thenRelease { LockFreeReads.awaitReleaseOfRetired() }
         }
     }
 }
@@ -301,47 +275,15 @@ extension Scope {
 /// dynamic exclusivity checks).
 @usableFromInline
 final class SingletonEntry {
-    // The first stored property, read and written only through `publishedBox`.
-    private var publishedBoxStorage = fk_word()
-
     @usableFromInline let key: SingletonKey
     @usableFromInline let owner: ObjectIdentifier
     @usableFromInline @exclusivity(unchecked) var group = SlotGroup()
     /// Set when the entry leaves its cache (a reset), so shortcuts to it are not trusted.
     @usableFromInline @exclusivity(unchecked) var isRemoved = false
 
-    /// The parameterless slot's `ValueBox`, retained, once a plain hit found it there; zero
-    /// otherwise. What resolutions read without a lock, through `FactoryRecord.published`.
-    /// Written under the singleton's lock, and withdrawn before the slot can lose the box (a
-    /// reset, a removal, an expiry).
-    @inlinable @inline(__always)
-    var publishedBox: AtomicWord { AtomicWord(firstStoredPropertiesOf: self) }
-
-    // Readers find an entry only through a record's retained reference, so none is left.
-    deinit {
-        if let box = UnsafeRawPointer(bitPattern: publishedBox.loadAcquiring()) {
-            Unmanaged<AnyObject>.fromOpaque(box).release()
-        }
-    }
-
     @usableFromInline
     init(key: SingletonKey, owner: ObjectIdentifier) {
         self.key = key
         self.owner = owner
-    }
-
-    /// Publishes `box`, which the parameterless slot holds strongly, for lock-free hits. Under the
-    /// singleton's lock.
-    @inlinable @inline(__always)
-    func publish(_ box: AnyObject) {
-        guard publishedBox.loadRelaxed() == 0 else { return }
-        publishedBox.storeReleasing(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()))
-    }
-
-    /// Withdraws the published box, if any, adding it to `withdrawn` for `LockFreeReads.retire`.
-    /// Under the singleton's lock.
-    @usableFromInline
-    func withdraw(into withdrawn: inout [Unmanaged<AnyObject>]) {
-        if let box = UnsafeRawPointer(bitPattern: publishedBox.exchange(0)) { withdrawn.append(.fromOpaque(box)) }
     }
 }

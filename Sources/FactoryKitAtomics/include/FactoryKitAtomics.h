@@ -53,7 +53,7 @@ static inline uintptr_t fk_fetch_sub(fk_word *word, uintptr_t delta) {
 #define FK_LINE_WORDS (64 / sizeof(uintptr_t))
 
 /// How many cache lines of process-wide words there are (see `fk_process_line`).
-#define FK_PROCESS_LINES 21
+#define FK_PROCESS_LINES 3
 
 /// The process-wide words, all zero at start, statically allocated so reading one needs neither
 /// a lazy-initialization check nor a pointer load. Only through `fk_process_line`.
