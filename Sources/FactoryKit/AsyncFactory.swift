@@ -32,7 +32,6 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     public var registration: AsyncFactoryRegistration<Void, T>
 
     /// Creates an async factory on `container`, keyed by `key` (the enclosing property's name).
-    @inlinable
     public init(
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
         line: UInt = #line, _ factory: @escaping AsyncFactoryType<T>
@@ -42,7 +41,6 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     }
 
     /// Creates a factory from a key and site already converted, as validation does.
-    @inlinable
     init(
         _ container: any ManagedContainer, name: LiteralText, site: DefinitionSite,
         _ factory: @escaping AsyncFactoryType<T>
@@ -63,7 +61,6 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
 
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
     @discardableResult
-    @inlinable
     public func register(factory: @escaping AsyncFactoryType<T>) -> Self {
         registration.register(
             AsyncClosureBox<Void, T> { _, _ in try await factory() }, validator: AsyncValidator<T>.self)
@@ -71,7 +68,6 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     }
 
     /// Registers a closure: `Container.shared.database { try await FakeDatabase() }`.
-    @inlinable
     public func callAsFunction(factory: @escaping AsyncFactoryType<T>) {
         register(factory: factory)
     }
@@ -93,7 +89,6 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
     public var registration: AsyncFactoryRegistration<P, T>
 
     /// Creates an async parameter factory on `container`, keyed by `key`.
-    @inlinable
     public init(
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
         line: UInt = #line, _ factory: @escaping AsyncParameterFactoryType<P, T>
@@ -114,14 +109,12 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
 
     /// Replaces the factory's closure in its container.
     @discardableResult
-    @inlinable
     public func register(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         registration.register(AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) })
         return self
     }
 
     /// Registers a closure: `Container.shared.report { id in try await FakeReport(id) }`.
-    @inlinable
     public func callAsFunction(factory: @escaping AsyncParameterFactoryType<P, T>) {
         register(factory: factory)
     }
@@ -139,7 +132,6 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     /// unspecialized code would instantiate the marker's metadata on every resolution.
     @usableFromInline let keyParameter: ObjectIdentifier
 
-    @inlinable
     init(
         key: StaticString, file: StaticString, line: UInt, container: any ManagedContainer,
         factory: @escaping @Sendable (P) async throws -> T
@@ -149,7 +141,6 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
             factory: factory)
     }
 
-    @inlinable
     init(
         name: LiteralText, site: DefinitionSite, container: any ManagedContainer,
         factory: @escaping @Sendable (P) async throws -> T
@@ -163,7 +154,7 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     }
 
     /// The marker keeps an async factory's key apart from a synchronous one of the same name.
-    @inlinable
+    @usableFromInline
     var key: FactoryKey { FactoryKey(name, parameter: keyParameter, result: ObjectIdentifier(T.self)) }
 
     /// How errors and messages name this factory: `Container.database<Database>`.
@@ -184,7 +175,6 @@ enum AsyncKeyMarker<P> {}
 final class AsyncClosureBox<P, T>: @unchecked Sendable {
     @usableFromInline let make: @Sendable (any ManagedContainer, P) async throws -> T
 
-    @inlinable
     init(_ make: @escaping @Sendable (any ManagedContainer, P) async throws -> T) { self.make = make }
 }
 

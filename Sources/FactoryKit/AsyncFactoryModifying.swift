@@ -22,14 +22,14 @@ extension AsyncFactoryModifying {
 
     /// Expires a cached value `seconds` after it was last resolved; see
     /// ``FactoryModifying/timeToLive(_:)``.
-    @inlinable @discardableResult
+    @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
         registration.setTimeToLive(seconds)
         return self
     }
 
     /// Calls `decorator` with every value the factory resolves.
-    @inlinable @discardableResult
+    @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
         registration.setDecorator(decorator, result: T.self) {
             DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
@@ -38,14 +38,14 @@ extension AsyncFactoryModifying {
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created.
-    @inlinable @discardableResult
+    @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
         registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
         return self
     }
 
     /// Overrides the factory in the given contexts; see ``FactoryContextType``.
-    @inlinable @discardableResult
+    @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         registration.setOverride(factory, in: contexts) {
             AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
@@ -54,7 +54,7 @@ extension AsyncFactoryModifying {
     }
 
     /// Overrides the factory when `argument` is a launch or run-time argument.
-    @inlinable @discardableResult
+    @discardableResult
     public func onArg(_ argument: String, factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         registration.setOverride(factory, for: .arg(argument)) {
             AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
@@ -63,44 +63,44 @@ extension AsyncFactoryModifying {
     }
 
     /// Overrides the factory when any of `args` is a launch or run-time argument.
-    @inlinable @discardableResult
+    @discardableResult
     public func onArgs(_ args: [String], factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @inlinable @discardableResult
+    @discardableResult
     public func onPreview(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @inlinable @discardableResult
+    @discardableResult
     public func onTest(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @inlinable @discardableResult
+    @discardableResult
     public func onDebug(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @inlinable @discardableResult
+    @discardableResult
     public func onSimulator(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator.
-    @inlinable @discardableResult
+    @discardableResult
     public func onDevice(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }
 
     /// Applies the modifiers before it only the first time the definition is read; see
     /// ``FactoryModifying/once()``.
-    @inlinable @discardableResult
+    @discardableResult
     public func once() -> Self {
         registration.markOnce()
         var copy = self
@@ -127,22 +127,22 @@ extension AsyncFactoryModifying {
 
 extension AsyncFactoryModifying where T: Sendable {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
-    @inlinable @discardableResult
+    @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self
     }
 
     /// Keeps the value in the container until reset.
-    @inlinable public var cached: Self { scope(.cached) }
+    public var cached: Self { scope(.cached) }
     /// Shares the value within one outermost resolution, and every child task it starts: the
     /// next resolution from outside gets a new one.
-    @inlinable public var graph: Self { scope(.graph) }
+    public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it.
-    @inlinable public var shared: Self { scope(.shared) }
+    public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process. Each resolution uses the `Scope.singleton` its own
     /// task is bound to.
-    @inlinable public var singleton: Self {
+    public var singleton: Self {
         registration.setSingletonScope()
         return self
     }
@@ -150,7 +150,6 @@ extension AsyncFactoryModifying where T: Sendable {
 
 extension AsyncFactoryModifying where P: Hashable, T: Sendable {
     /// Keeps one scoped value per distinct parameter.
-    @inlinable
     public var scopeOnParameters: Self {
         registration.setScopeOnParameters()
         return self

@@ -158,7 +158,6 @@ enum ContextKey: Hashable, Sendable {
 
     /// The one key a context stands for in this build; `nil` for `.args` and for a context this
     /// build ignores. Allocates nothing, unlike `keys(for:)`.
-    @inlinable
     static func singleKey(for context: FactoryContextType) -> ContextKey? {
         switch context {
         case .arg(let argument): return .arg(argument)

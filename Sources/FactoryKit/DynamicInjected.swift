@@ -13,13 +13,11 @@ public struct DynamicInjected<T> {
     @usableFromInline let reference: FactoryReference<T>
 
     /// Resolves `keyPath` on `Container.shared` on every read.
-    @inlinable
     public init(_ keyPath: KeyPath<Container, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }
 
     /// Resolves `keyPath` on `C.shared` on every read.
-    @inlinable
     public init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }

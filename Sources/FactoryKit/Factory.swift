@@ -56,13 +56,13 @@ public nonisolated struct Factory<T>: FactoryModifying {
     ///
     /// Uses, in order, a context override that applies, a registration, or the definition's
     /// closure, and honours the factory's scope and decorators.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction() -> T {
         registration.resolve(())
     }
 
     /// Resolves the dependency; the same as calling the factory.
-    @inlinable @inline(__always)
+    @inlinable
     public func resolve() -> T {
         registration.resolve(())
     }
@@ -75,7 +75,6 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// would keep the container alive forever), use
     /// ``ManagedContainer/register(_:factory:)-(KeyPath<Self,Factory<T>>,_)``.
     @discardableResult
-    @inlinable
     public func register(factory: @escaping VoidFactoryType<T>) -> Self {
         registration.register(ClosureBox<Void, T> { _, _ in factory() }, validator: SyncValidator<T>.self)
         return self
@@ -85,7 +84,6 @@ public nonisolated struct Factory<T>: FactoryModifying {
         // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
         /// Registers a closure: `Container.shared.service { MockService() }` is
         /// `Container.shared.service.register { MockService() }`.
-        @inlinable @inline(__always)
         public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
             register(factory: factory)
         }

@@ -17,30 +17,36 @@ public protocol FactoryModifying {
 
 extension FactoryModifying {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
-    @inlinable @discardableResult
+    @discardableResult
+    @inlinable
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self
     }
 
     /// Keeps the value in the container until reset: `scope(.cached)`.
-    @inlinable public var cached: Self { scope(.cached) }
+    @inlinable
+    public var cached: Self { scope(.cached) }
     /// Shares the value within one outermost resolution: `scope(.graph)`.
-    @inlinable public var graph: Self { scope(.graph) }
+    @inlinable
+    public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it: `scope(.shared)`.
-    @inlinable public var shared: Self { scope(.shared) }
+    @inlinable
+    public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process: `scope(Scope.singleton)`. Each resolution uses the
     /// `Scope.singleton` its own task is bound to.
-    @inlinable public var singleton: Self {
+    @inlinable
+    public var singleton: Self {
         registration.setSingletonScope()
         return self
     }
     /// Creates a new value on every resolution, even when the container has a `defaultScope`.
-    @inlinable public var unique: Self { scope(.unique) }
+    @inlinable
+    public var unique: Self { scope(.unique) }
 
     /// Expires a cached value `seconds` after it was last resolved (sliding expiration, measured
     /// on a monotonic clock). Has no effect on unique factories.
-    @inlinable @discardableResult
+    @discardableResult
     public func timeToLive(_ seconds: TimeInterval) -> Self {
         registration.setTimeToLive(seconds)
         return self
@@ -50,7 +56,7 @@ extension FactoryModifying {
     ///
     /// Replaces any earlier decorator of this factory and, for this factory, the container's
     /// decorator. Runs after the value is created or found, with no lock held.
-    @inlinable @discardableResult
+    @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
         registration.setDecorator(decorator, result: T.self) {
             DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
@@ -60,7 +66,7 @@ extension FactoryModifying {
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created
     /// (`true`) or came from the scope's cache (`false`).
-    @inlinable @discardableResult
+    @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
         registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
         return self
@@ -70,51 +76,51 @@ extension FactoryModifying {
     ///
     /// `.preview`, `.test` and `.debug` overrides are ignored in release builds. Overrides never
     /// clear a cached value.
-    @inlinable @discardableResult
+    @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping ParameterFactoryType<P, T>) -> Self {
         registration.setOverride(factory, in: contexts) { ClosureBox<P, T>(ignoringContainer: factory) }
         return self
     }
 
     /// Overrides the factory when `argument` is a launch argument or a run-time argument.
-    @inlinable @discardableResult
+    @discardableResult
     public func onArg(_ argument: String, factory: @escaping ParameterFactoryType<P, T>) -> Self {
         registration.setOverride(factory, for: .arg(argument)) { ClosureBox<P, T>(ignoringContainer: factory) }
         return self
     }
 
     /// Overrides the factory when any of `args` is a launch argument or a run-time argument.
-    @inlinable @discardableResult
+    @discardableResult
     public func onArgs(_ args: [String], factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @inlinable @discardableResult
+    @discardableResult
     public func onPreview(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @inlinable @discardableResult
+    @discardableResult
     public func onTest(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @inlinable @discardableResult
+    @discardableResult
     public func onDebug(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @inlinable @discardableResult
+    @discardableResult
     public func onSimulator(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator: on devices, Macs and Linux.
-    @inlinable @discardableResult
+    @discardableResult
     public func onDevice(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }
@@ -125,7 +131,7 @@ extension FactoryModifying {
     /// on the first access only, so changes made from outside afterwards (such as
     /// `Container.shared.service.unique`) stick. Modifiers chained after `.once()` and registrations
     /// still apply every time. Cleared by a factory or container reset of `.all`.
-    @inlinable @discardableResult
+    @discardableResult
     public func once() -> Self {
         registration.markOnce()
         var copy = self
@@ -161,7 +167,6 @@ extension FactoryModifying {
 extension FactoryModifying where P: Hashable {
     /// Keeps one scoped value per distinct parameter (compared with `==`), instead of one value
     /// for every parameter.
-    @inlinable
     public var scopeOnParameters: Self {
         registration.setScopeOnParameters()
         return self

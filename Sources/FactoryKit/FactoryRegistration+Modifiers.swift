@@ -9,7 +9,6 @@ protocol FactoryIdentity {
 }
 
 extension FactoryIdentity {
-    @inlinable
     var singletonKey: SingletonKey { SingletonKey(factory: key, site: site) }
 
     /// Applies a modifier's change to the factory's record, unless `once` blocks it: after
@@ -97,7 +96,6 @@ extension FactoryIdentity {
     /// a container reset on another thread may clear them between the definition re-applying
     /// `.singleton` and the write, and the value would then outlive the registration or reset
     /// that should drop it. A factory that was never a singleton has nothing there to drop.
-    @inlinable
     func removeSingleton(of record: FactoryRecord?, in state: ManagerState) -> [StoredValue] {
         guard Scope.Singleton.entryCount.value > 0 else { return [] }
         guard let scope = record?.scope ?? state.defaultScope, scope.kind == .singleton else {
@@ -108,25 +106,13 @@ extension FactoryIdentity {
 
     /// Sets the explicit scope; re-applying the scope in force, which a definition does on every
     /// access, writes nothing.
-    @usableFromInline
     func setScope(_ scope: Scope) {
-        writeScope(Scope.Singleton.stored(scope))
+        ScopeWrite.set(scope, container: container, key: key, site: site, once: once)
     }
 
-    /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main`
-    /// (see `Scope.Singleton.stored`).
-    @usableFromInline
+    /// Sets the task's current singleton scope; see `ScopeWrite.setSingleton`.
     func setSingletonScope() {
-        setScope(Scope.Singleton.current)
-    }
-
-    @usableFromInline
-    func writeScope(_ scope: Scope) {
-        if isStoredAlready({ $0.scope === scope }) { return }
-        write { record, state in
-            guard record.scope !== scope else { return }
-            changeScope(of: record, to: scope, in: &state)
-        }
+        ScopeWrite.setSingleton(container: container, key: key, site: site, once: once)
     }
 
     /// Moves the factory to another scope, dropping what the previous scope held for it. Naming
@@ -134,15 +120,8 @@ extension FactoryIdentity {
     ///
     /// Moving between two `Singleton` instances keeps both caches: each is a separate set of
     /// singletons, not a previous scope.
-    @usableFromInline
     func changeScope(of record: FactoryRecord, to scope: Scope, in state: inout ManagerState) {
-        let previous = record.scope ?? state.defaultScope
-        record.scope = scope
-        guard previous !== scope else { return }
-        state.releaseCache(of: record)
-        if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
-            state.release(singleton.forCaller.remove(singletonKey))
-        }
+        ScopeWrite.change(record, to: scope, singletonKey: singletonKey, in: &state)
     }
 
     /// Stores the override `makeBox()` boxes, running `closure`, in each of `contexts`.
@@ -150,7 +129,6 @@ extension FactoryIdentity {
     /// When every one of them holds `closure` already (a definition re-applying its override),
     /// nothing is written and no box is made: the options, and what resolutions derived from
     /// them, stay as they are.
-    @inlinable
     func setOverride<Closure>(_ closure: Closure, in contexts: [FactoryContextType], makeBox: () -> AnyObject) {
         if contexts.count == 1, let key = ContextKey.singleKey(for: contexts[0]) {
             return setOverride(closure, for: key, makeBox: makeBox)
@@ -169,7 +147,6 @@ extension FactoryIdentity {
     }
 
     /// `setOverride` for a context with one key, which needs no array.
-    @inlinable
     func setOverride<Closure>(_ closure: Closure, for key: ContextKey, makeBox: () -> AnyObject) {
         let words = ClosureWords(of: closure)
         if overrideIsStored(words, for: key) { return }
@@ -183,7 +160,6 @@ extension FactoryIdentity {
     /// what the write would store) or `once()` blocks the write. Looks under the lock, without
     /// creating a record or running `autoRegister()`, which makes it cheaper than the write it
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
-    @inlinable
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
         container.manager.withState { state in
             guard case .done = state.autoRegistration, let record = state.directory.record(for: key) else {
@@ -198,7 +174,6 @@ extension FactoryIdentity {
     /// `isStoredAlready` for an override of one context, whose check is the hot one: a
     /// definition's `.onArg("x") { }` runs it on every access. Written out, without a closure, it
     /// measured 81 instructions less per access (S10).
-    @inlinable
     func overrideIsStored(_ words: ClosureWords?, for contextKey: ContextKey) -> Bool {
         guard let words else { return false }
         return container.manager.withState { state in
@@ -231,7 +206,6 @@ extension FactoryIdentity {
 
     /// Sets the sliding time to live, in seconds; zero or less expires values at once. The same
     /// time to live again changes nothing.
-    @inlinable
     func setTimeToLive(_ seconds: Double) {
         let nanoseconds = seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, Double(UInt64.max / 2)))
         if isStoredAlready({ $0.timeToLive == nanoseconds }) { return }
@@ -243,7 +217,6 @@ extension FactoryIdentity {
     /// Stores the decorator `makeBox` boxes, running `closure`, replacing any earlier one; nothing
     /// changes when the stored one runs `closure` already (a definition re-applying it). The box
     /// replaced is released after the lock: the closure's captured values may run a `deinit`.
-    @inlinable
     func setDecorator<Closure, T>(
         _ closure: Closure, result: T.Type,
         makeBox: (_ words: ClosureWords?, _ closure: Any) -> DecoratorBox<T>
@@ -267,7 +240,6 @@ extension FactoryIdentity {
     }
 
     /// Marks the stored options `once`; see ``FactoryModifying/once()``.
-    @inlinable
     func markOnce() {
         write { record, _ in
             if !record.once { record.once = true }
@@ -275,7 +247,6 @@ extension FactoryIdentity {
     }
 
     /// Keeps one scoped value per parameter from now on, dropping values kept until now.
-    @inlinable
     func setScopeOnParameters() {
         write { record, state in
             guard !record.scopeOnParameters else { return }
@@ -319,4 +290,63 @@ struct ReplacedRegistration: @unchecked Sendable {
     let registration: AnyObject?
     let validator: (any FactoryValidating.Type)?
     let validatorSite: DefinitionSite?
+}
+
+/// What a scope modifier writes, without the factory's types: a definition re-applies its scope on
+/// every access, so this is one call into FactoryKit's own code and one trip through the lock.
+@usableFromInline
+enum ScopeWrite {
+    /// Sets the explicit scope of the factory keyed `key`, unless it is set already or `once()`
+    /// blocks the write.
+    @usableFromInline
+    static func set(_ scope: Scope, container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool)
+    {
+        let scope = Scope.Singleton.stored(scope)
+        container.manager.withState(of: container) { state in
+            state.withRecord(for: key) { record, state in
+                guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
+                change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
+                if !record.hasOptions { record.hasOptions = true }
+            }
+        }
+    }
+
+    /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main` (see
+    /// `Scope.Singleton.stored`); while `main` is the only instance alive, that is `main`, found
+    /// without reading the task-local.
+    @usableFromInline
+    static func setSingleton(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool) {
+        set(Scope.Singleton.current, container: container, key: key, site: site, once: once)
+    }
+
+    /// Moves the factory to another scope, dropping what the previous scope held for it. Naming
+    /// the scope that was already in force (the container's `defaultScope`) drops nothing.
+    ///
+    /// Moving between two `Singleton` instances keeps both caches: each is a separate set of
+    /// singletons, not a previous scope.
+    static func change(
+        _ record: FactoryRecord, to scope: Scope, singletonKey: SingletonKey, in state: inout ManagerState
+    ) {
+        let previous = record.scope ?? state.defaultScope
+        record.scope = scope
+        guard previous !== scope else { return }
+        state.releaseCache(of: record)
+        if let singleton = previous as? Scope.Singleton, !(scope is Scope.Singleton) {
+            state.release(singleton.forCaller.remove(singletonKey))
+        }
+    }
+}
+
+extension FactoryRegistration {
+    /// `FactoryIdentity.setScope`, with the registration's fields read directly.
+    @inlinable
+    func setScope(_ scope: Scope) {
+        ScopeWrite.set(scope, container: container, key: key, site: site, once: once)
+    }
+
+    /// `FactoryIdentity.setSingletonScope`, with the registration's fields read directly.
+    @inlinable
+    func setSingletonScope() {
+        ScopeWrite.setSingleton(container: container, key: key, site: site, once: once)
+    }
 }

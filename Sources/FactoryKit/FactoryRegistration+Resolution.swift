@@ -1,28 +1,30 @@
-/// What one resolution learned from its container, gathered under a single lock acquisition.
+/// What one resolution learned from its container under a single acquisition of its lock.
 ///
-/// Four fields, every one a constant set by one initializer. With more, or with optional
-/// references assigned after initialization, the compiler copies and destroys the plan through
-/// the runtime's value witnesses, several calls per resolution.
+/// Not generic: the planning runs in FactoryKit's own code, compiled once, whatever the value's
+/// type. Only the caller turns a hit into a `T` (see `FactoryRegistration.resolve`).
 @usableFromInline
-struct ResolutionPlan<T> {
-    /// The factory record's address, with the plan's `Kind` in the low bits
-    /// (`MachineWord.addressTagMask`). Records live as long as their container, which the resolving
-    /// factory keeps alive, so the plan holds the record without a reference count.
-    @usableFromInline let recordAndKind: UInt
-    /// The options in force; `nil` for a unique factory with nothing registered or decorated.
+struct ResolutionPlan {
+    /// The factory's record. Records live as long as their container, which the resolving
+    /// factory keeps alive.
+    @usableFromInline unowned(unsafe) let record: FactoryRecord
+    @usableFromInline let kind: Kind
+    /// The options in force; `nil` for a unique factory with nothing registered or decorated, and
+    /// for a hit with nothing to decorate or observe.
     @usableFromInline let options: ResolutionOptions?
-    /// The value the scope held, for `.hit`.
-    @usableFromInline let hit: T?
-    /// The factory's own decorator for `.run` and `.hit`; the creation to make or wait for, for
+    /// The value of a hit: its `ValueBox` (`.hitBoxed`) or the object itself (`.hitObject`).
+    @usableFromInline let hit: AnyObject?
+    /// The factory's own decorator for `.run` and hits; the creation to make or wait for, for
     /// `.create` and `.wait`.
     @usableFromInline let object: AnyObject?
 
     @usableFromInline
-    enum Kind: UInt {
+    enum Kind: UInt8 {
         /// Run the closure that applies, in the scope's way for `graph` and task-bound scopes.
         case run
-        /// The scope held the value.
-        case hit
+        /// The scope held the value, in a `ValueBox`.
+        case hitBoxed
+        /// The scope held the value as an object (a `shared` value).
+        case hitObject
         /// Create the value of the cache slot (the container's or a singleton's) reserved for
         /// this resolution.
         case create
@@ -30,31 +32,159 @@ struct ResolutionPlan<T> {
         case wait
     }
 
-    @inlinable
-    init(record: FactoryRecord, kind: Kind, options: ResolutionOptions?, hit: T? = nil, object: AnyObject? = nil) {
-        self.recordAndKind = UInt(bitPattern: Unmanaged.passUnretained(record).toOpaque()) | kind.rawValue
+    init(
+        record: FactoryRecord, kind: Kind, options: ResolutionOptions?, hit: AnyObject? = nil, object: AnyObject? = nil
+    ) {
+        self.record = record
+        self.kind = kind
         self.options = options
         self.hit = hit
         self.object = object
     }
 
-    @inlinable
-    var kind: Kind { Kind(rawValue: recordAndKind & MachineWord.addressTagMask).unsafelyUnwrapped }
+    init(record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup, decorator: AnyObject?) {
+        switch lookup {
+        case .hit(let object, let boxed):
+            self.init(
+                record: record, kind: boxed ? .hitBoxed : .hitObject, options: options, hit: object,
+                object: decorator)
+        case .create(let flight):
+            self.init(record: record, kind: .create, options: options, object: flight)
+        case .wait(let flight):
+            self.init(record: record, kind: .wait, options: options, object: flight)
+        }
+    }
 
+    /// Whether the plan is a hit.
     @inlinable
-    var record: FactoryRecord {
-        Unmanaged<FactoryRecord>.fromOpaque(
-            UnsafeRawPointer(bitPattern: recordAndKind & ~MachineWord.addressTagMask).unsafelyUnwrapped
-        )
-        .takeUnretainedValue()
+    var isHit: Bool { kind == .hitBoxed || kind == .hitObject }
+
+    /// The value of a hit.
+    @inlinable
+    func hitValue<T>(as type: T.Type) -> T {
+        let object = hit.unsafelyUnwrapped
+        return kind == .hitBoxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
     }
 
     /// The factory's own decorator, if the plan carries it (see `object`).
-    @inlinable
-    var decorator: AnyObject? { kind == .run || kind == .hit ? object : nil }
+    var decorator: AnyObject? { kind == .create || kind == .wait ? nil : object }
 
-    @inlinable var scope: Scope? { options?.scope }
-    @inlinable var timeToLive: UInt64? { options?.timeToLive }
+    var scope: Scope? { options?.scope }
+    var timeToLive: UInt64? { options?.timeToLive }
+}
+
+/// What planning needs to know of the factory being resolved, without its types.
+@usableFromInline
+struct ResolutionRequest {
+    @usableFromInline let container: any ManagedContainer
+    @usableFromInline let key: FactoryKey
+    @usableFromInline let site: DefinitionSite
+    /// The value's type, for messages.
+    @usableFromInline let result: Any.Type
+    /// Whether the trace or a graph recording watches, which need the options of hits too.
+    @usableFromInline let observed: Bool
+
+    @inlinable
+    init(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, result: Any.Type, observed: Bool) {
+        self.container = container
+        self.key = key
+        self.site = site
+        self.result = result
+        self.observed = observed
+    }
+
+    /// Makes the plan under the container's lock (after `autoRegister()` if it has not run).
+    /// `cacheParameter` gives the key of the value's slot for a `scopeOnParameters` factory; it
+    /// runs under the lock, so it must only convert the parameter.
+    @usableFromInline
+    func plan(cacheParameter: (ResolutionOptions) -> AnyHashable?) -> ResolutionPlan {
+        container.manager.withState(of: container) { state in
+            state.withRecord(for: key) { record, state in plan(record, state, cacheParameter) }
+        }
+    }
+
+    private func plan(
+        _ record: FactoryRecord, _ state: ManagerState, _ cacheParameter: (ResolutionOptions) -> AnyHashable?
+    ) -> ResolutionPlan {
+        guard let options = record.currentResolution(in: state) else {
+            return ResolutionPlan(record: record, kind: .run, options: nil)
+        }
+        let decorator = options.hasDecorator ? record.decorator : nil
+        guard let scope = options.scope else {
+            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        }
+        // A hit's plan carries the options only when something reads them afterwards: a
+        // decorator, or the trace and graph recordings, which name the scope.
+        let hitOptions = observed ? options : options.forHit
+        switch scope.kind {
+        case .cached, .shared:
+            // A hit on a value held strongly, without a parameter or a time to live to check.
+            if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
+                let box = record.cache.strongValue
+            {
+                return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
+            }
+            let lookup = record.lookupCache(
+                scope: ObjectIdentifier(scope), parameter: scopedParameter(options, cacheParameter),
+                timeToLive: options.timeToLive, reserve: reserve)
+            return ResolutionPlan(
+                record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)
+        case .singleton:
+            let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+            // A hit through the entry remembered in the record: no key to build or hash. The
+            // singleton's lock nests inside the container's, the order `register` uses too.
+            if options.hitsNeedNoCheck, let memo = record.singletonEntry,
+                let box = singleton.plainHitBox(memo, site: site)
+            {
+                return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
+            }
+            return planSingleton(record, options, hitOptions, singleton, decorator, cacheParameter)
+        case .unique, .graph, .taskBound:
+            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        }
+    }
+
+    /// `plan` for a singleton the remembered entry could not answer: looks the value up in the
+    /// caller's singleton cache and reserves its slot if it must be created.
+    ///
+    /// Under the container's lock, so the slot is reserved with the options just read: a
+    /// `register` (which removes the singleton under the same lock) either comes first, and this
+    /// plan runs its closure, or comes after and drops the reservation, so a value made by the
+    /// replaced closure is never cached.
+    private func planSingleton(
+        _ record: FactoryRecord, _ options: ResolutionOptions, _ hitOptions: ResolutionOptions?,
+        _ singleton: Scope.Singleton, _ decorator: AnyObject?,
+        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
+    ) -> ResolutionPlan {
+        let (lookup, entry) = singleton.lookup(
+            SingletonKey(factory: key, site: site), memo: record.singletonEntry,
+            parameter: scopedParameter(options, cacheParameter), timeToLive: options.timeToLive, reserve: reserve)
+        if entry !== record.singletonEntry { record.singletonEntry = entry }
+        if case .create(let flight) = lookup { flight.singletonSlot = (singleton, entry) }
+        return ResolutionPlan(
+            record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)
+    }
+
+    private func scopedParameter(_ options: ResolutionOptions, _ cacheParameter: (ResolutionOptions) -> AnyHashable?)
+        -> AnyHashable?
+    {
+        options.scopeOnParameters ? cacheParameter(options) : nil
+    }
+
+    /// Reserves a slot for creation by the current thread.
+    func reserve() -> InFlight {
+        let chain = ResolutionChain.current
+        return InFlight(
+            owner: chain, frameIndex: chain.depth,
+            label: Diagnostics.describe(container: type(of: container), name: key.name, result: result))
+    }
+}
+
+extension SlotLookup {
+    var isHit: Bool {
+        if case .hit = self { return true }
+        return false
+    }
 }
 
 extension FactoryRegistration {
@@ -64,12 +194,34 @@ extension FactoryRegistration {
     /// No lock is held while user code runs. Scoped values are created once: concurrent first
     /// resolutions wait for the one creating it.
     ///
-    @inlinable @inline(__always)
+    /// Inlined into the caller, and kept small: the plan is made in FactoryKit's own code, and
+    /// the caller only runs a factory without options, or unboxes a hit; anything else is one
+    /// more call.
+    @usableFromInline
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let plan = makePlan(parameter, manager: container.manager)
-        // A hit with nothing to decorate: the plan's last use, so its value moves out uncopied.
-        if plan.kind == .hit, plan.options == nil { return plan.hit.unsafelyUnwrapped }
+        let plan = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: false)
+            .plan { _ in parameter as? AnyHashable }
+        if plan.options == nil {
+            if plan.isHit { return plan.hitValue(as: T.self) }
+            if plan.kind == .run { return runDefinition(parameter) }
+        }
+        return resolve(parameter, plan: plan)
+    }
+
+    /// Runs the definition's closure inside a frame of the current resolution chain: the whole
+    /// of a resolution for a factory without options.
+    @inlinable
+    func runDefinition(_ parameter: P) -> T {
+        let chain = ResolutionChain.enter(container: container, key: key, result: T.self, parameter: parameter)
+        defer { ResolutionChain.leave(chain) }
+        return factory(parameter)
+    }
+
+    /// `resolve` for a plan with options: a registration, an override, a scope to create in, a
+    /// decorator.
+    @usableFromInline
+    func resolve(_ parameter: P, plan: ResolutionPlan) -> T {
         let (value, tag) = produce(plan, parameter)
         decorate(value, plan: plan, instantiated: tag.isNew)
         return value
@@ -79,8 +231,8 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let manager = container.manager
-        let plan = makePlan(parameter, manager: manager, observed: true)
+        let plan = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: true)
+            .plan { _ in parameter as? AnyHashable }
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack; a lazily
@@ -94,8 +246,7 @@ extension FactoryRegistration {
         return value
     }
 
-    @inlinable @inline(__always)
-    func decorate(_ value: T, plan: ResolutionPlan<T>, instantiated: Bool) {
+    func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
         guard let options = plan.options else { return }
         if options.hasDecorator, let decorator = plan.decorator ?? currentDecorator(of: plan.record) {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
@@ -105,147 +256,14 @@ extension FactoryRegistration {
     }
 
     /// The factory's own decorator, read again for plans whose `object` holds something else.
-    @usableFromInline
     func currentDecorator(of record: FactoryRecord) -> AnyObject? {
         container.manager.withState { _ in record.decorator }
     }
 
-    /// Makes the plan under the lock.
-    @inlinable @inline(__always)
-    func makePlan(_ parameter: P, manager: ContainerManager, observed: Bool = false) -> ResolutionPlan<T> {
-        manager.withState(of: container) { state in
-            state.withRecord(for: key) { record, state in plan(record, state, parameter, observed: observed) }
-        }
-    }
-
-    /// `makePlan`'s work under the lock. A hit's plan carries the options only when something reads
-    /// them afterwards: a decorator, or the trace and graph recordings (`observed`), which name
-    /// the scope.
-    @inlinable @inline(__always)
-    func plan(_ record: FactoryRecord, _ state: ManagerState, _ parameter: P, observed: Bool) -> ResolutionPlan<T> {
-        // Borrowed: the record holds its options while the lock is held, and a hit without a
-        // decorator does not keep them.
-        guard let options = record.currentResolutionUnretained(in: state) else {
-            return ResolutionPlan(record: record, kind: .run, options: nil)
-        }
-        return options._withUnsafeGuaranteedRef { options in plan(record, options, parameter, observed: observed) }
-    }
-
-    /// `plan` for a factory with options.
-    @inlinable @inline(__always)
-    func plan(_ record: FactoryRecord, _ options: ResolutionOptions, _ parameter: P, observed: Bool)
-        -> ResolutionPlan<T>
-    {
-        let decorator = options.hasDecorator ? record.decorator : nil
-        // Borrowed too: the options hold their scope.
-        guard let scope = options.scope.map(Unmanaged.passUnretained) else {
-            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
-        }
-        return scope._withUnsafeGuaranteedRef { scope in
-            plan(record, options, scope, decorator, parameter, observed: observed)
-        }
-    }
-
-    /// `plan` for a scoped factory.
-    @inlinable @inline(__always)
-    func plan(
-        _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope, _ decorator: AnyObject?,
-        _ parameter: P, observed: Bool
-    ) -> ResolutionPlan<T> {
-        func hitOptions(_ options: ResolutionOptions) -> ResolutionOptions? { observed ? options : options.forHit }
-        switch scope.kind {
-        case .cached, .shared:
-            // A hit on a value held strongly, without a parameter or a time to live to check.
-            if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
-                let box = record.cache.strongValue
-            {
-                let value = unsafeDowncast(box, to: ValueBox<T>.self).value
-                return ResolutionPlan(
-                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
-            }
-            let key = self.key
-            let containerType = type(of: container)
-            let lookup = record.lookupCache(
-                scope: ObjectIdentifier(scope),
-                parameter: cacheParameter(options, parameter),
-                timeToLive: options.timeToLive,
-                reserve: { Self.reserve(key, in: containerType) })
-            switch lookup {
-            case .hit(let object, let boxed):
-                let value = SlotLookup.value(object, boxed: boxed, as: T.self)
-                return ResolutionPlan(
-                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
-            case .create(let flight):
-                return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
-            case .wait(let flight):
-                return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
-            }
-        case .singleton:
-            // A hit through the entry remembered in the record: no key to build or hash. The
-            // singleton's lock nests inside the container's, the order `register` uses too.
-            // The record keeps its entry alive while the container's lock is held.
-            if options.hitsNeedNoCheck, let memo = record.singletonEntry.map(Unmanaged.passUnretained),
-                let value = memo._withUnsafeGuaranteedRef({ memo in
-                    unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHit(memo, site: site, as: T.self)
-                })
-            {
-                return ResolutionPlan(
-                    record: record, kind: .hit, options: hitOptions(options), hit: value, object: decorator)
-            }
-            return planSingleton(
-                record, options, unsafeDowncast(scope, to: Scope.Singleton.self).forCaller, decorator, parameter,
-                observed: observed)
-        case .unique, .graph, .taskBound:
-            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
-        }
-    }
-
-    /// `plan` for a singleton the remembered entry could not answer: looks the value up in the
-    /// caller's singleton cache and reserves its slot if it must be created.
-    ///
-    /// Under the container's lock, so the slot is reserved with the options just read: a
-    /// `register` (which removes the singleton under the same lock) either comes first, and this
-    /// plan runs its closure, or comes after and drops the reservation, so a value made by the
-    /// replaced closure is never cached.
-    @usableFromInline
-    func planSingleton(
-        _ record: FactoryRecord, _ options: ResolutionOptions, _ singleton: Scope.Singleton, _ decorator: AnyObject?,
-        _ parameter: P, observed: Bool
-    ) -> ResolutionPlan<T> {
-        let key = self.key
-        let containerType = type(of: container)
-        let (decision, entry) = singleton.lookup(
-            singletonKey, memo: record.singletonEntry, parameter: cacheParameter(options, parameter),
-            timeToLive: options.timeToLive, reserve: { Self.reserve(key, in: containerType) })
-        if entry !== record.singletonEntry { record.singletonEntry = entry }
-        switch decision {
-        case .hit(let object, let boxed):
-            return ResolutionPlan(
-                record: record, kind: .hit, options: observed ? options : options.forHit,
-                hit: SlotLookup.value(object, boxed: boxed, as: T.self), object: decorator)
-        case .create(let flight):
-            flight.singletonSlot = (singleton, entry)
-            return ResolutionPlan(record: record, kind: .create, options: options, object: flight)
-        case .wait(let flight):
-            return ResolutionPlan(record: record, kind: .wait, options: options, object: flight)
-        }
-    }
-
-    /// Reserves a slot for creation by the current thread. Static, so the closures that call it
-    /// capture two words instead of a copy of the registration.
-    @usableFromInline
-    static func reserve(_ key: FactoryKey, in containerType: any ManagedContainer.Type) -> InFlight {
-        let chain = ResolutionChain.current
-        return InFlight(
-            owner: chain, frameIndex: chain.depth,
-            label: Diagnostics.describe(container: containerType, name: key.name, result: T.self))
-    }
-
-    @inlinable @inline(__always)
-    func produce(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
+    func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         switch plan.kind {
-        case .hit:
-            return (plan.hit.unsafelyUnwrapped, .cache)
+        case .hitBoxed, .hitObject:
+            return (plan.hitValue(as: T.self), .cache)
         case .run:
             guard let scope = plan.scope else { return create(plan, parameter) }
             switch scope.kind {
@@ -260,17 +278,15 @@ extension FactoryRegistration {
 
     /// Resolves in the `withScope` block active for `scope`; there must be one.
     @usableFromInline
-    func produceTaskBound(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
+    func produceTaskBound(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         guard let block = ScopeBlock.active(for: scope) else {
             Diagnostics.stop(InactiveScopeError(factory: description).description)
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let cacheParameter = cacheParameter(plan.options, parameter)
-        let key = self.key
-        let containerType = type(of: container)
+        let request = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: false)
         let lookup = block.lookup(
-            blockKey, parameter: cacheParameter, timeToLive: plan.timeToLive,
-            reserve: { Self.reserve(key, in: containerType) })
+            blockKey, parameter: cacheParameter, timeToLive: plan.timeToLive, reserve: request.reserve)
         let description = self.description
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             block.publish(
@@ -280,16 +296,13 @@ extension FactoryRegistration {
     }
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
-    @inlinable @inline(__always)
-    func create(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
-        let chain = ResolutionChain.currentUnretained
-        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
-        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
+    func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
+        let chain = ResolutionChain.enter(container: container, key: key, result: T.self, parameter: parameter)
+        defer { ResolutionChain.leave(chain) }
         return run(plan, parameter)
     }
 
-    @inlinable @inline(__always)
-    func run(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
+    func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         guard let options = plan.options else { return (factory(parameter), .factory) }
         if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
             if options.registration != nil {
@@ -312,8 +325,7 @@ extension FactoryRegistration {
         return flight.wait(from: chain) as! T
     }
 
-    @inlinable
-    func produceCached(_ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
+    func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         let flight = unsafeDowncast(plan.object.unsafelyUnwrapped, to: InFlight.self)
         let lookup = plan.kind == .create ? SlotLookup.create(flight) : SlotLookup.wait(flight)
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
@@ -332,16 +344,14 @@ extension FactoryRegistration {
     /// The key of the value's slot among a `scopeOnParameters` factory's values; `nil` otherwise.
     /// Worked out where needed rather than kept in the plan: `AnyHashable` is resilient, so
     /// carrying one costs runtime calls on every resolution.
-    @inlinable
     func cacheParameter(_ options: ResolutionOptions?, _ parameter: P) -> AnyHashable? {
         options?.scopeOnParameters == true ? parameter as? AnyHashable : nil
     }
 
     /// Acts on a scope's answer: returns a hit, waits for another thread's creation, or creates
     /// the value, publishes it with `publish` and hands it to the waiters.
-    @inlinable
     func produce(
-        _ lookup: SlotLookup, _ plan: ResolutionPlan<T>, _ parameter: P, scope: Scope,
+        _ lookup: SlotLookup, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
         publish: (StoredValue?, InFlight, UInt64) -> Void
     ) -> (T, ValueOrigin) {
         switch lookup {
@@ -358,8 +368,7 @@ extension FactoryRegistration {
         }
     }
 
-    @inlinable
-    func produceGraph(_ plan: ResolutionPlan<T>, _ parameter: P) -> (T, ValueOrigin) {
+    func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
         let chain = ResolutionChain.currentUnretained
         let graphKey = GraphKey(
             container: ObjectIdentifier(container), factory: key,

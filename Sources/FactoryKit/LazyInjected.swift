@@ -16,13 +16,11 @@ public struct LazyInjected<T> {
     @usableFromInline let storage = LazyStorage<T>()
 
     /// Resolves `keyPath` on `Container.shared` when first read.
-    @inlinable
     public init(_ keyPath: KeyPath<Container, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }
 
     /// Resolves `keyPath` on `C.shared` when first read.
-    @inlinable
     public init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }

@@ -21,7 +21,7 @@ extension ManagedContainer {
     /// The key defaults to the name of the enclosing property. `file` and `line` record where the
     /// factory is defined, so that two definitions sharing a name never share a singleton; leave
     /// them to their defaults.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction<T>(
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping VoidFactoryType<T>
@@ -30,7 +30,7 @@ extension ManagedContainer {
     }
 
     /// Defines a factory that takes a parameter: `self { id in User(id: id) }`.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction<P, T>(
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping ParameterFactoryType<P, T>
@@ -39,7 +39,7 @@ extension ManagedContainer {
     }
 
     /// Defines an asynchronous factory: `self { try await Database.open() }`; see ``AsyncFactory``.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction<T>(
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping AsyncFactoryType<T>
@@ -48,7 +48,7 @@ extension ManagedContainer {
     }
 
     /// Defines an asynchronous factory that takes a parameter: `self { id in try await Report.load(id) }`.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction<P: Sendable, T>(
         key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
         _ factory: @escaping AsyncParameterFactoryType<P, T>

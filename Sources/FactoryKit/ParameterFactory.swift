@@ -30,20 +30,19 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     }
 
     /// Resolves the dependency for `parameters`.
-    @inlinable @inline(__always)
+    @inlinable
     public func callAsFunction(_ parameters: P) -> T {
         registration.resolve(parameters)
     }
 
     /// Resolves the dependency for `parameters`; the same as calling the factory.
-    @inlinable @inline(__always)
+    @inlinable
     public func resolve(_ parameters: P) -> T {
         registration.resolve(parameters)
     }
 
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
     @discardableResult
-    @inlinable
     public func register(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         registration.register(ClosureBox<P, T>(ignoringContainer: factory))
         return self
@@ -52,7 +51,6 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     #if !canImport(SwiftUI)
         // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
         /// Registers a closure: `Container.shared.profile { id in MockProfile(id) }`.
-        @inlinable @inline(__always)
         public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) {
             register(factory: factory)
         }

@@ -15,13 +15,11 @@ public struct WeakLazyInjected<T> {
     @usableFromInline let storage = LazyStorage<WeakHolder<T>>()
 
     /// Resolves `keyPath` on `Container.shared` when first read.
-    @inlinable
     public init(_ keyPath: KeyPath<Container, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }
 
     /// Resolves `keyPath` on `C.shared` when first read.
-    @inlinable
     public init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         reference = FactoryReference(keyPath)
     }

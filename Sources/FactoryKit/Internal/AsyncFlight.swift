@@ -5,7 +5,6 @@
 struct UncheckedSendable<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
 
-    @inlinable
     init(_ value: Value) { self.value = value }
 }
 

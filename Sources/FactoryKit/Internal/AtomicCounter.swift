@@ -6,12 +6,9 @@ import FactoryKitAtomics
 struct AtomicCounter {
     @usableFromInline let word: AtomicWord
 
-    @inlinable
     init(_ word: AtomicWord) { self.word = word }
 
-    @inlinable
     var value: Int { Int(bitPattern: word.loadRelaxed()) }
 
-    @inlinable
     func add(_ delta: Int) { _ = fk_fetch_add_relaxed(word, UInt(bitPattern: delta)) }
 }

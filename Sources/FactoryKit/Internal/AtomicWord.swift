@@ -8,19 +8,19 @@ import FactoryKitAtomics
 typealias AtomicWord = UnsafeMutablePointer<fk_word>
 
 extension UnsafeMutablePointer where Pointee == fk_word {
-    @inlinable @inline(__always) func load() -> UInt { fk_load(self) }
-    @inlinable @inline(__always) func loadRelaxed() -> UInt { fk_load_relaxed(self) }
-    @inlinable @inline(__always) func loadAcquiring() -> UInt { fk_load_acquire(self) }
-    @inlinable @inline(__always) func storeRelaxed(_ value: UInt) { fk_store_relaxed(self, value) }
-    @inlinable @inline(__always) func storeReleasing(_ value: UInt) { fk_store_release(self, value) }
-    @inlinable @inline(__always) func exchange(_ value: UInt) -> UInt { fk_exchange(self, value) }
+    func load() -> UInt { fk_load(self) }
+    @inlinable
+    func loadRelaxed() -> UInt { fk_load_relaxed(self) }
+    func loadAcquiring() -> UInt { fk_load_acquire(self) }
+    func storeRelaxed(_ value: UInt) { fk_store_relaxed(self, value) }
+    func storeReleasing(_ value: UInt) { fk_store_release(self, value) }
+    func exchange(_ value: UInt) -> UInt { fk_exchange(self, value) }
     /// Adds `delta`, wrapping, and returns the word as it was.
-    @inlinable @inline(__always) func fetchAdd(_ delta: UInt) -> UInt { fk_fetch_add(self, delta) }
+    func fetchAdd(_ delta: UInt) -> UInt { fk_fetch_add(self, delta) }
     /// Subtracts `delta`, wrapping, and returns the word as it was.
-    @inlinable @inline(__always) func fetchSubtract(_ delta: UInt) -> UInt { fk_fetch_sub(self, delta) }
+    func fetchSubtract(_ delta: UInt) -> UInt { fk_fetch_sub(self, delta) }
 
     /// Stores `desired` if the word holds `expected`; returns what it held.
-    @inlinable @inline(__always)
     func compareExchange(expected: UInt, desired: UInt) -> (exchanged: Bool, original: UInt) {
         var original = expected
         let exchanged = fk_compare_exchange(self, &original, desired)
@@ -33,9 +33,10 @@ extension UnsafeMutablePointer where Pointee == fk_word {
 @usableFromInline
 enum ProcessWords {
     /// `Scope.Singleton`'s counters and addresses.
-    @inlinable static var singletons: AtomicWord { fk_process_line(0) }
+    static var singletons: AtomicWord { fk_process_line(0) }
     /// Diagnostics' switch and the thread-local key.
-    @inlinable static var diagnostics: AtomicWord { fk_process_line(1) }
+    @inlinable
+    static var diagnostics: AtomicWord { fk_process_line(1) }
     /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
     static var plainContainerTypes: AtomicWord { fk_process_line(2) }
 }

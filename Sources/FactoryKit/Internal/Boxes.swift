@@ -6,7 +6,6 @@ final class ValueBox<T>: @unchecked Sendable {
     /// When the value was created, for shutting scoped instances down newest first.
     @usableFromInline var order: UInt64 = 0
 
-    @inlinable
     init(_ value: T) { self.value = value }
 }
 
@@ -26,7 +25,6 @@ final class WeakBox: @unchecked Sendable {
     @usableFromInline weak var object: AnyObject?
     @usableFromInline var order: UInt64 = 0
 
-    @inlinable
     init(_ object: AnyObject) { self.object = object }
 }
 
@@ -38,10 +36,8 @@ final class WeakBox: @unchecked Sendable {
 final class ClosureBox<P, T>: @unchecked Sendable {
     @usableFromInline let make: (any ManagedContainer, P) -> T
 
-    @inlinable
     init(_ make: @escaping (any ManagedContainer, P) -> T) { self.make = make }
 
-    @inlinable
     convenience init(ignoringContainer make: @escaping (P) -> T) {
         self.init { _, parameter in make(parameter) }
     }
@@ -56,7 +52,6 @@ final class DecoratorBox<T>: @unchecked Sendable {
     /// That closure, which keeps `words` naming it (see `ClosureWords`).
     @usableFromInline let closure: Any
 
-    @inlinable
     init(_ decorate: @escaping @Sendable (T, Bool) -> Void, words: ClosureWords?, closure: Any) {
         self.decorate = decorate
         self.words = words

@@ -36,7 +36,6 @@ enum CacheSlot: @unchecked Sendable {
     case pendingAsync(AsyncFlightBase)
 
     /// Whether the slot holds a finished value (snapshots and clones keep only those).
-    @inlinable
     var isValue: Bool {
         if case .value = self { return true }
         return false
@@ -56,7 +55,6 @@ enum SlotLookup {
     case wait(InFlight)
 
     /// The value of a hit.
-    @inlinable
     static func value<T>(_ object: AnyObject, boxed: Bool, as type: T.Type) -> T {
         boxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
     }
@@ -74,7 +72,6 @@ enum AsyncSlotLookup {
 }
 
 /// Monotonic nanoseconds, for time-to-live checks; immune to wall-clock changes.
-@inlinable
 func monotonicNanoseconds() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds
 }
@@ -82,7 +79,6 @@ func monotonicNanoseconds() -> UInt64 {
 extension Optional where Wrapped == CacheSlot {
     /// The value the slot holds if it is still live: not expired (a hit slides its time to live)
     /// and, for a weak value, not released. `boxed` tells whether the object is a `ValueBox`.
-    @inlinable
     mutating func liveValue(timeToLive: UInt64?) -> (object: AnyObject, boxed: Bool)? {
         guard case .value(let stored, let touched)? = self else { return nil }
         if let timeToLive {
@@ -100,7 +96,6 @@ extension Optional where Wrapped == CacheSlot {
 
     /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
     /// of whoever owns the slot; `reserve` only allocates the in-flight record.
-    @inlinable
     mutating func lookup(timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         var expired: StoredValue?
         switch self {
@@ -123,7 +118,6 @@ extension Optional where Wrapped == CacheSlot {
     }
 
     /// The asynchronous counterpart of `lookup`: a hit, a creation to join, or a reservation.
-    @inlinable
     mutating func lookupAsync(timeToLive: UInt64?, reserve: () -> AsyncFlightBase) -> AsyncSlotLookup {
         var expired: StoredValue?
         switch self {
@@ -144,7 +138,6 @@ extension Optional where Wrapped == CacheSlot {
     }
 
     /// Publishes (or, with `nil`, drops) the outcome of the asynchronous creation this slot holds.
-    @inlinable
     mutating func publishAsync(_ stored: StoredValue?, for flight: AsyncFlightBase, timestamp: UInt64) {
         guard case .pendingAsync(let reserved)? = self, reserved === flight else { return }
         self = stored.map { .value($0, touched: timestamp) }
@@ -152,7 +145,6 @@ extension Optional where Wrapped == CacheSlot {
 
     /// Publishes a created value into the slot this resolution reserved. A slot that was reset
     /// meanwhile no longer holds `flight`, and the value is handed to its waiters but not cached.
-    @inlinable
     mutating func publish(_ stored: StoredValue?, for flight: InFlight, timestamp: UInt64) {
         guard case .pending(let reserved)? = self, reserved === flight else { return }
         self = stored.map { .value($0, touched: timestamp) }
@@ -166,21 +158,17 @@ struct SlotGroup {
     @usableFromInline var slot: CacheSlot?
     @usableFromInline var byParameter: [AnyHashable: CacheSlot] = [:]
 
-    @inlinable
     init() {}
 
-    @inlinable
     var isEmpty: Bool { slot == nil && byParameter.isEmpty }
 
     /// The strongly held value of the parameterless slot, if it has one: the whole of a hit for
     /// a factory without `scopeOnParameters` or a time to live. Reads without copying the slot.
-    @inlinable
     var strongValue: AnyObject? {
         guard case .value(.strong(let box), _)? = slot else { return nil }
         return box
     }
 
-    @inlinable
     mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         if let parameter {
             return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
@@ -188,7 +176,6 @@ struct SlotGroup {
         return slot.lookup(timeToLive: timeToLive, reserve: reserve)
     }
 
-    @inlinable
     mutating func lookupAsync(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
         -> AsyncSlotLookup
     {
@@ -198,7 +185,6 @@ struct SlotGroup {
         return slot.lookupAsync(timeToLive: timeToLive, reserve: reserve)
     }
 
-    @inlinable
     mutating func publishAsync(
         _ stored: StoredValue?, parameter: AnyHashable?, for flight: AsyncFlightBase, timestamp: UInt64
     ) {
@@ -209,7 +195,6 @@ struct SlotGroup {
         }
     }
 
-    @inlinable
     mutating func publish(_ stored: StoredValue?, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64) {
         if let parameter {
             byParameter[parameter].publish(stored, for: flight, timestamp: timestamp)
@@ -218,7 +203,6 @@ struct SlotGroup {
         }
     }
 
-    @inlinable
     mutating func removeAll() {
         slot = nil
         if !byParameter.isEmpty { byParameter.removeAll() }

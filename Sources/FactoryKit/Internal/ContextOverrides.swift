@@ -16,7 +16,6 @@ struct ContextOverrides {
         /// That closure itself, which keeps `words` naming it (see `ClosureWords`).
         @usableFromInline let closure: Any?
 
-        @inlinable
         init(key: ContextKey, box: AnyObject, words: ClosureWords?, closure: Any?) {
             self.key = key
             self.box = box
@@ -28,11 +27,9 @@ struct ContextOverrides {
     /// In the order the keys were first written; each key at most once.
     @usableFromInline var entries: [Entry] = []
 
-    @inlinable
     init() {}
 
     /// The box stored for `key`, if any.
-    @inlinable
     subscript(key: ContextKey) -> AnyObject? {
         for entry in entries where entry.key == key { return entry.box }
         return nil
@@ -40,7 +37,6 @@ struct ContextOverrides {
 
     /// Whether `key` already holds the closure with these words, so that storing it again would
     /// change nothing. `false` when the closure cannot be identified.
-    @inlinable
     func holds(_ words: ClosureWords?, for key: ContextKey) -> Bool {
         guard let words else { return false }
         // Through the buffer, so that no entry is copied.
@@ -81,7 +77,6 @@ struct ClosureWords: Equatable {
     @usableFromInline let context: UInt
 
     /// The words of `closure`, a function value; `nil` if it is not laid out as two words.
-    @inlinable
     init?<Closure>(of closure: Closure) {
         let word = MemoryLayout<UInt>.size
         guard MemoryLayout<Closure>.size == 2 * word else { return nil }

@@ -16,7 +16,6 @@ final class DroppedValues {
     init() {}
 
     /// Keeps `value`, if there is one, until the lock is given up.
-    @inlinable
     func keep<Value>(_ value: Value?) {
         if let value { values.append(value) }
     }
@@ -27,7 +26,6 @@ final class DroppedValues {
     }
 
     /// Whether nothing waits to be released.
-    @inlinable
     var isEmpty: Bool { values.isEmpty }
 
     /// Hands over everything kept, leaving nothing.

@@ -41,19 +41,18 @@ struct LiteralText: Hashable, @unchecked Sendable {
     private static let interned = Locked<[Unicode.Scalar: UnsafeMutablePointer<CChar>]>([:])
 
     /// Equal text, wherever it lives: two images may hold separate copies of `"service"`.
-    @inlinable
+    @usableFromInline
     static func == (lhs: LiteralText, rhs: LiteralText) -> Bool {
         lhs.start == rhs.start || strcmp(lhs.start, rhs.start) == 0
     }
 
     /// Reads the length and two bytes, so equal text hashes equally wherever it lives.
-    @inlinable
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(textHash)
     }
 
     /// The length and the first and last bytes, mixed: what `hash(into:)` feeds the hasher.
-    @inlinable
     var textHash: Int {
         let count = strlen(start)
         return count == 0 ? 0 : count &* 65_599 &+ Int(start[0]) &* 257 &+ Int(start[count - 1])
@@ -87,7 +86,7 @@ struct FactoryKey: Hashable, @unchecked Sendable {
 
     /// The types and the name's text mixed into one word first, so the hasher runs one round
     /// instead of three: a new container hashes each key it registers.
-    @inlinable
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         let result = UInt(bitPattern: Int(bitPattern: self.result))
         let parameter = UInt(bitPattern: Int(bitPattern: self.parameter))
@@ -111,12 +110,12 @@ struct DefinitionSite: Hashable, @unchecked Sendable {
 
     // Spelled out so it inlines: the synthesized one is a call, and a call inside a locked
     // section makes the optimizer retain everything the section reads.
-    @inlinable
+    @usableFromInline
     static func == (lhs: DefinitionSite, rhs: DefinitionSite) -> Bool {
         lhs.line == rhs.line && lhs.file == rhs.file
     }
 
-    @inlinable
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(line)
         hasher.combine(file)
@@ -135,6 +134,7 @@ struct LineAndOnce {
     @inlinable
     var line: UInt { bits &>> 1 }
 
+    @usableFromInline
     @inlinable
     var once: Bool {
         get { bits & 1 == 1 }
@@ -151,10 +151,12 @@ protocol DefinitionWords {
 }
 
 extension DefinitionWords {
+    @usableFromInline
     @inlinable
     var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce.line) }
 
     /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
+    @usableFromInline
     @inlinable
     var once: Bool {
         get { lineAndOnce.once }

@@ -79,12 +79,11 @@ final class FactoryRecord {
         self.dropped = dropped
     }
 
-    /// The options a resolution reads, rebuilt if a write made them stale, unretained: the record
-    /// holds them while the manager's lock, under which this runs, is held.
-    @inlinable
-    func currentResolutionUnretained(in state: ManagerState) -> Unmanaged<ResolutionOptions>? {
+    /// The options a resolution reads, rebuilt if a write made them stale. Under the manager's
+    /// lock.
+    func currentResolution(in state: ManagerState) -> ResolutionOptions? {
         if !isResolutionCurrent { refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator) }
-        return resolution.map { Unmanaged.passUnretained($0) }
+        return resolution
     }
 
     @usableFromInline
@@ -139,7 +138,6 @@ final class FactoryRecord {
 
     /// Looks up this factory's value in the container cache for `scope`, reserving the slot if
     /// the value must be created. A scope change since the values were made drops them.
-    @inlinable
     func lookupCache(
         scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight
     ) -> SlotLookup {
@@ -169,7 +167,6 @@ final class FactoryRecord {
     /// Makes `cache` hold values of `scope`, handing over those another scope made. The cache is
     /// then empty, so the lookup that follows reserves a slot, and its flight carries them to be
     /// released once no lock is held.
-    @inlinable
     func useCache(of scope: ObjectIdentifier) -> [StoredValue] {
         guard cacheScope != scope else { return [] }
         let dropped = cache.isEmpty ? [] : cache.drain()
@@ -195,12 +192,10 @@ final class ResolutionOptions {
 
     /// Whether a value found in the scope is a hit as it stands: no slot per parameter to pick, no
     /// time to live to check. Such hits skip the general lookup.
-    @inlinable
     var hitsNeedNoCheck: Bool { !scopeOnParameters && timeToLive == nil }
 
     /// What a hit's plan carries when nothing observes resolutions: after a hit only decorators
     /// read the options, so without one the plan holds no reference to count.
-    @inlinable
     var forHit: ResolutionOptions? { hasDecorator || containerDecorator != nil ? self : nil }
 
     @usableFromInline

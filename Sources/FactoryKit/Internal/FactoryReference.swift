@@ -4,11 +4,9 @@
 struct FactoryReference<T>: @unchecked Sendable {
     @usableFromInline let make: () -> Factory<T>
 
-    @inlinable
     init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         make = { C.shared[keyPath: keyPath] }
     }
 
-    @inlinable
     var factory: Factory<T> { make() }
 }

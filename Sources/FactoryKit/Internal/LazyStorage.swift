@@ -26,13 +26,11 @@ final class LazyStorage<Value>: @unchecked Sendable {
     /// the storage is shared.
     @usableFromInline var owner: String?
 
-    @inlinable
     init() {
         if Diagnostics.isObserving { owner = Diagnostics.currentResolution() }
     }
 
     /// The value, resolving it with `make` if nobody has yet.
-    @inlinable
     func value(label: @autoclosure () -> String, make: () -> Value) -> Value {
         let chain = ResolutionChain.current
         while true {
@@ -65,7 +63,6 @@ final class LazyStorage<Value>: @unchecked Sendable {
     }
 
     /// The value if it has been resolved.
-    @inlinable
     var resolved: Value? {
         state.withLock { state in
             if case .resolved(let value) = state { return value }
@@ -74,7 +71,6 @@ final class LazyStorage<Value>: @unchecked Sendable {
     }
 
     /// Replaces the value (or forgets it, with `.unresolved`).
-    @inlinable
     func set(_ newState: State) {
         state.withLock { $0 = newState }
     }

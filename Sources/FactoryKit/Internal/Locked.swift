@@ -42,7 +42,6 @@ final class Locked<State>: @unchecked Sendable {
         }
     #endif
 
-    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             os_unfair_lock_lock(lock)
@@ -64,7 +63,6 @@ final class Locked<State>: @unchecked Sendable {
     /// code, not data) is not accessed at all: such a property has no storage of its own, and
     /// ThreadSanitizer sees an access to it as one to the object's header, which other threads
     /// read without the lock.
-    @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         if MemoryLayout<State>.size == 0 {
             var nothing = unsafeBitCast((), to: State.self)

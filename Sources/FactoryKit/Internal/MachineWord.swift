@@ -12,7 +12,6 @@ enum MachineWord {
     /// ratio: `0x9E37_79B9_7F4A_7C15` on 64-bit platforms, `0x9E37_79B9` on 32-bit ones, the
     /// top half of the former; both odd. The high bits of a product depend on every bit of what
     /// it multiplies.
-    @inlinable
     static var goldenRatio: UInt {
         let golden64 = (0x9E37_79B9 as UInt64) &<< 32 | (0x7F4A_7C15 as UInt64)
         return UInt(truncatingIfNeeded: golden64 &>> (64 &- UInt64(UInt.bitWidth)))
@@ -20,24 +19,20 @@ enum MachineWord {
 
     /// The top `bits` bits of `word` multiplied by `goldenRatio`: a well-mixed index below
     /// 2^`bits`, for `bits` from 1 to `UInt.bitWidth`.
-    @inlinable
     static func mixedIndex(_ word: UInt, bits: Int) -> Int {
         Int(truncatingIfNeeded: (word &* goldenRatio) &>> (Int(UInt.bitWidth) &- bits))
     }
 
     /// How many bits a counter word gives each of its two halves.
-    @inlinable
     static var halfBits: Int { Int(Int.bitWidth / 2) }
 
     /// What a reader of `generation` (0 or 1) adds to a counter word that counts generation 0 in
     /// its low half and generation 1 in its high half.
-    @inlinable
     static func halfIncrement(generation: Int) -> Int {
         generation == 0 ? 1 : 1 &<< halfBits
     }
 
     /// The bits of a counter word that count readers of `generation` (0 or 1).
-    @inlinable
     static func halfMask(generation: Int) -> Int {
         let low = (1 &<< halfBits) &- 1
         return generation == 0 ? low : ~low
@@ -45,6 +40,5 @@ enum MachineWord {
 
     /// Low bits of an object's address that are always zero, free to carry a tag: objects begin
     /// with two pointers and are aligned to at least a pointer, four bytes on 32-bit platforms.
-    @inlinable
     static var addressTagMask: UInt { 3 }
 }

@@ -76,7 +76,6 @@ struct ManagerState {
 
     /// Runs `body` on the record of `key`, created on first use, without retaining it: records
     /// live as long as their manager, and `body` runs under the manager's lock.
-    @inlinable @inline(__always)
     mutating func withRecord<Result>(for key: FactoryKey, _ body: (FactoryRecord, inout ManagerState) -> Result)
         -> Result
     {
@@ -96,7 +95,6 @@ struct ManagerState {
     private static func identity(_ record: inout FactoryRecord) -> FactoryRecord { record }
 
     /// The record of `key` if it has one, without creating it.
-    @inlinable
     func existingRecord(for key: FactoryKey) -> FactoryRecord? {
         directory.record(for: key)?.takeUnretainedValue() ?? records[key]
     }

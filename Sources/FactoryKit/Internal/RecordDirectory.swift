@@ -20,13 +20,11 @@ final class RecordDirectory {
     deinit { slots.deallocate() }
 
     /// The home slot: the name's address and the result type, mixed by a multiplicative hash.
-    @inlinable
     static func index(name: UnsafeRawPointer, result: ObjectIdentifier) -> Int {
         MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
     /// The record remembered for `key`, unretained. The record stays valid while its manager lives.
-    @inlinable
     func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
         var index = RecordDirectory.index(name: name, result: key.result)

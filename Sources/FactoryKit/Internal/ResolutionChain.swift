@@ -21,7 +21,6 @@ struct ResolutionFrame {
     @usableFromInline let parameterBox: Unmanaged<FrameParameter>?
     @usableFromInline let isParameterized: Bool
 
-    @inlinable
     init(
         container: ObjectIdentifier, containerType: Any.Type, key: FactoryKey, resultType: Any.Type,
         parameter: FrameParameter?, isParameterized: Bool
@@ -62,10 +61,8 @@ struct FrameStack {
         base = .allocate(capacity: capacity)
     }
 
-    @inlinable
     var isEmpty: Bool { count == 0 }
 
-    @inlinable
     var last: ResolutionFrame? { count == 0 ? nil : base[count - 1] }
 
     /// The index of the innermost frame that satisfies `predicate`.
@@ -81,7 +78,6 @@ struct FrameStack {
     /// The frames as an array, for messages and the wait graph.
     var array: [ResolutionFrame] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
-    @inlinable
     mutating func append(_ frame: ResolutionFrame) {
         if count == capacity { grow() }
         (base + count).initialize(to: frame)
@@ -89,7 +85,6 @@ struct FrameStack {
     }
 
     /// Removes the innermost frame and releases its recorded parameter.
-    @inlinable
     mutating func removeLast() {
         count -= 1
         base[count].parameterBox?.release()
@@ -119,7 +114,6 @@ final class FrameParameter {
     init(_ value: AnyHashable) { self.value = value }
 
     /// Whether two optional parameters are equal, comparing values only when both have one.
-    @inlinable
     static func same(_ lhs: FrameParameter?, _ rhs: FrameParameter?) -> Bool {
         guard let lhs else { return rhs == nil }
         guard let rhs else { return false }
@@ -169,11 +163,9 @@ final class ResolutionChain: @unchecked Sendable {
     }
 
     /// The current thread's chain, created on first use and released when the thread exits.
-    @inlinable
     static var current: ResolutionChain { currentUnretained.takeUnretainedValue() }
 
     /// The current thread's chain, unretained: the thread holds it until it exits.
-    @inlinable @inline(__always)
     static var currentUnretained: Unmanaged<ResolutionChain> {
         pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
             ?? Unmanaged.passUnretained(makeCurrent())
@@ -191,9 +183,25 @@ final class ResolutionChain: @unchecked Sendable {
         return chain
     }
 
+    /// Pushes a frame for a factory's closure on the current thread's chain, which it returns for
+    /// `leave(_:)`; reports a cycle if this resolution is already on the stack.
+    @usableFromInline
+    static func enter<P>(
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
+    ) -> Unmanaged<ResolutionChain> {
+        let chain = currentUnretained
+        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: result, parameter: parameter) }
+        return chain
+    }
+
+    /// Pops the frame `enter` pushed.
+    @usableFromInline
+    static func leave(_ chain: Unmanaged<ResolutionChain>) {
+        chain._withUnsafeGuaranteedRef { $0.pop() }
+    }
+
     /// Enters a factory's closure (or a wait for one), reporting a cycle if this resolution is
     /// already on the stack.
-    @inlinable
     func push<P>(
         container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
     ) {
@@ -215,7 +223,6 @@ final class ResolutionChain: @unchecked Sendable {
 
     /// Leaves the innermost factory; when the outermost one finishes, the `graph` scope's values
     /// are released.
-    @inlinable
     func pop() {
         frames.removeLast()
         if frames.isEmpty && !graphValues.isEmpty {
@@ -282,7 +289,6 @@ final class ResolutionChain: @unchecked Sendable {
 
 extension ResolutionChain {
     /// The value the `graph` scope keeps for `key` in the current resolution.
-    @inlinable
     func graphValue(for key: GraphKey) -> AnyObject? {
         var index = graphValues.count
         while index > 0 {
@@ -307,7 +313,6 @@ struct GraphKey {
     /// unboxed one makes every key copy go through the runtime.
     @usableFromInline let parameter: FrameParameter?
 
-    @inlinable
     init(container: ObjectIdentifier, factory: FactoryKey, parameter: FrameParameter?) {
         self.container = container
         self.factory = factory
@@ -331,10 +336,8 @@ private func createThreadKey() -> pthread_key_t {
 /// The thread-local key plus one, or zero before the first resolution creates it: a statically
 /// allocated word, so reading it needs no lazy-initialization check, which every resolution would
 /// otherwise make.
-@inlinable
 var threadKeyWord: AtomicWord { ProcessWords.diagnostics + 1 }
 
-@inlinable
 var threadKey: pthread_key_t {
     let word = threadKeyWord.loadAcquiring()
     return word != 0 ? pthread_key_t(truncatingIfNeeded: word &- 1) : publishThreadKey()

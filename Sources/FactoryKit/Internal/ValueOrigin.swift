@@ -12,7 +12,6 @@ enum ValueOrigin: UInt8 {
     case cache
 
     /// Whether the value was made by this resolution rather than found.
-    @inlinable
     var isNew: Bool { self != .cache }
 
     /// The trace's letter: F, R, O or C.

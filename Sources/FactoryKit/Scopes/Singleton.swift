@@ -49,7 +49,7 @@ extension Scope {
         /// `main`'s address while it exists and is the only instance alive, zero otherwise: the
         /// one word `currentAddressIfMain` reads. Statically allocated, so reading it needs neither
         /// a lazy-initialization check nor a reference count.
-        @inlinable static var mainAddressWhileAlone: AtomicWord { ProcessWords.singletons + 3 }
+        static var mainAddressWhileAlone: AtomicWord { ProcessWords.singletons + 3 }
 
         /// Serializes updates of `population` with `mainAddressWhileAlone`, so that the word
         /// never names `main` while another instance is alive.
@@ -67,7 +67,6 @@ extension Scope {
         /// The address of the instance `current` returns, when that is `main` and `main` exists:
         /// what the `.singleton` modifier compares with the factory's scope, without retaining
         /// anything. `nil` when it cannot tell that way.
-        @inlinable
         static var currentAddressIfMain: UInt? {
             let address = mainAddressWhileAlone.loadAcquiring()
             return address != 0 ? address : nil
@@ -75,7 +74,6 @@ extension Scope {
 
         /// Whether `identifier` is the instance `current` returns: one atomic load while `main` is
         /// the only instance alive, a task-local read otherwise.
-        @inlinable @inline(__always)
         static func isCurrent(_ identifier: ObjectIdentifier) -> Bool {
             if let main = currentAddressIfMain { return main == UInt(bitPattern: identifier) }
             return isCurrentReadingTaskLocal(identifier)
@@ -88,7 +86,7 @@ extension Scope {
         }
 
         /// How many `Singleton` instances are alive.
-        @inlinable static var population: AtomicCounter { AtomicCounter(ProcessWords.singletons) }
+        static var population: AtomicCounter { AtomicCounter(ProcessWords.singletons) }
 
         /// The instance `Scope.singleton` returns for the current task, found without reading the
         /// task-local while `main` is the only instance alive: a task can only have bound a live
@@ -107,14 +105,12 @@ extension Scope {
         ///
         /// So tasks bound to different caches that share a container each get their own
         /// singletons, whichever of them applied the modifier last.
-        @inlinable
         static func stored(_ scope: Scope) -> Scope {
             scope.kind == .singleton && scope !== main && scope === current ? main : scope
         }
 
         /// The cache a resolution uses when the options hold `self`: the resolving task's own
         /// (`Scope.singleton`) when `self` is `main`, see `stored(_:)`; otherwise `self`.
-        @inlinable
         var forCaller: Singleton {
             self === Singleton.main ? Singleton.current : self
         }
@@ -165,7 +161,6 @@ extension Scope {
         ///
         /// `memo` is the entry this factory used last time, which saves the dictionary lookup when
         /// it still belongs to this cache and was not removed since.
-        @inlinable
         func lookup(
             _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, timeToLive: UInt64?,
             reserve: () -> InFlight
@@ -185,7 +180,6 @@ extension Scope {
         /// The value `memo` holds for a factory without `scopeOnParameters` or a time to live, if
         /// `memo` is still this cache's entry for the factory defined at `site`; `nil` sends the
         /// resolution down the full path of `lookup`.
-        @inlinable @inline(__always)
         func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
             storage.withLock { _ in
                 guard owns(memo, site: site), case .value(.strong(let box), _)? = memo.group.slot else { return nil }
@@ -204,7 +198,6 @@ extension Scope {
 
         /// Whether `memo` is still this cache's entry for the factory defined at `site`: not
         /// another instance's, and not removed by a reset. Under the lock.
-        @inlinable @inline(__always)
         func owns(_ memo: SingletonEntry, site: DefinitionSite) -> Bool {
             memo.owner == ObjectIdentifier(self) && !memo.isRemoved && memo.key.site == site
         }
@@ -219,7 +212,6 @@ extension Scope {
         }
 
         /// Publishes a value created for `entry`.
-        @inlinable
         func publish(
             _ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: InFlight,
             timestamp: UInt64
@@ -255,7 +247,7 @@ extension Scope {
         /// and resets, which drop a factory's singleton whatever its scope, skip the lookup. Changed
         /// under the lock of the cache that changes; a thread that resolved a singleton (or
         /// synchronized with one that did) reads its entry counted.
-        @inlinable static var entryCount: AtomicCounter { AtomicCounter(ProcessWords.singletons + 1) }
+        static var entryCount: AtomicCounter { AtomicCounter(ProcessWords.singletons + 1) }
 
         /// Drops one factory's values (every parameter variant).
         @usableFromInline

@@ -135,7 +135,6 @@ struct BlockKey: Hashable, Sendable {
     @usableFromInline let container: ObjectIdentifier
     @usableFromInline let factory: FactoryKey
 
-    @inlinable
     init(container: ObjectIdentifier, factory: FactoryKey) {
         self.container = container
         self.factory = factory
