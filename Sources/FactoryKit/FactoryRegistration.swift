@@ -30,7 +30,6 @@ public nonisolated struct FactoryRegistration<P, T> {
         self.parameterized = parameterized
     }
 
-    @usableFromInline
     @inlinable
     var key: FactoryKey { FactoryKey(name, parameter: P.self, result: T.self) }
 

@@ -15,13 +15,6 @@ struct ContextOverrides {
         @usableFromInline let words: ClosureWords?
         /// That closure itself, which keeps `words` naming it (see `ClosureWords`).
         @usableFromInline let closure: Any?
-
-        init(key: ContextKey, box: AnyObject, words: ClosureWords?, closure: Any?) {
-            self.key = key
-            self.box = box
-            self.words = words
-            self.closure = closure
-        }
     }
 
     /// In the order the keys were first written; each key at most once.

@@ -134,7 +134,6 @@ struct LineAndOnce {
     @inlinable
     var line: UInt { bits &>> 1 }
 
-    @usableFromInline
     @inlinable
     var once: Bool {
         get { bits & 1 == 1 }
@@ -151,12 +150,10 @@ protocol DefinitionWords {
 }
 
 extension DefinitionWords {
-    @usableFromInline
     @inlinable
     var site: DefinitionSite { DefinitionSite(file: file, line: lineAndOnce.line) }
 
     /// Set on the value `.once()` returns; see ``FactoryModifying/once()``.
-    @usableFromInline
     @inlinable
     var once: Bool {
         get { lineAndOnce.once }

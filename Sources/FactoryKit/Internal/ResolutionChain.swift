@@ -312,12 +312,6 @@ struct GraphKey {
     /// Boxed, and only for `scopeOnParameters` factories: `AnyHashable` is resilient, and an
     /// unboxed one makes every key copy go through the runtime.
     @usableFromInline let parameter: FrameParameter?
-
-    init(container: ObjectIdentifier, factory: FactoryKey, parameter: FrameParameter?) {
-        self.container = container
-        self.factory = factory
-        self.parameter = parameter
-    }
 }
 
 /// Releases a thread's chain when the thread exits.

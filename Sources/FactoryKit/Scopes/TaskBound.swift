@@ -134,11 +134,6 @@ extension ValueBox: OrderedBox {
 struct BlockKey: Hashable, Sendable {
     @usableFromInline let container: ObjectIdentifier
     @usableFromInline let factory: FactoryKey
-
-    init(container: ObjectIdentifier, factory: FactoryKey) {
-        self.container = container
-        self.factory = factory
-    }
 }
 
 /// The instances of one `withScope` block.
