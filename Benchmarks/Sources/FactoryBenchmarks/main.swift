@@ -7,6 +7,8 @@ import Foundation
 //   ... FactoryBenchmarks --instructions [--check limits.json] [--json]
 //                                                                      instructions per operation
 //   ... FactoryBenchmarks run ID hand|kit COUNT                        one side of one scenario
+//   ... FactoryBenchmarks mixed [--rounds N] [--runs N] [--check [--limit RATIO]] [--json]
+//                                                                      the write-heavy workload
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 prepareScenarios()
@@ -41,6 +43,53 @@ if arguments.first == "run" {
 }
 
 let json = arguments.contains("--json")
+
+/// The value following `name` among the arguments, if any.
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+if arguments.first == "mixed" {
+    struct MixedReport: Codable {
+        let rounds: Int
+        let factoryKit: Measurement
+        let baseline: Measurement
+        let ratio: Double
+        let limit: Double
+    }
+    guard let rounds = Int(option("--rounds") ?? "10000"), let runs = Int(option("--runs") ?? "11"),
+        let limit = Double(option("--limit") ?? "1.0"), rounds > 0, runs > 0
+    else { fail("usage: mixed [--rounds N] [--runs N] [--check [--limit RATIO]] [--json]") }
+    _ = Mixed.measure(rounds: max(rounds / 10, 1), runs: 1)  // threads, lazy globals, singletons
+    let (factoryKit, baseline) = Mixed.measure(rounds: rounds, runs: runs)
+    let report = MixedReport(
+        rounds: rounds, factoryKit: factoryKit, baseline: baseline, ratio: factoryKit.median / baseline.median,
+        limit: limit)
+    if json {
+        printJSON(report)
+    } else {
+        print(
+            "Mixed workload: \(rounds) rounds on \(Mixed.queueCount) serial queues, each a register and "
+                + "\(Mixed.resolutionsPerRound) resolutions of a five-factory graph")
+        print("Seconds, median of \(runs) runs (spread = (max - min) / median)")
+        print("side                    median   spread")
+        for (name, measurement) in [("one global lock", baseline), ("FactoryKit", factoryKit)] {
+            print(
+                name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    + String(format: "%8.3f   %5.1f%%", measurement.median, measurement.spread))
+        }
+        print(String(format: "FactoryKit / one global lock: %.2fx (limit %.2fx)", report.ratio, limit))
+    }
+    if arguments.contains("--check") {
+        guard report.ratio <= limit else {
+            print(String(format: "LIMIT EXCEEDED: mixed workload %.2fx the baseline, limit %.2fx", report.ratio, limit))
+            exit(1)
+        }
+        print("Mixed workload within its limit.")
+    }
+    exit(0)
+}
 
 if arguments.contains("--instructions") {
     struct Row: Codable {
