@@ -8,6 +8,8 @@ struct Scenario: Sendable {
     let title: String
     let handWritten: @Sendable (Int, Sink) -> Void
     let factoryKit: @Sendable (Int, Sink) -> Void
+    /// Whether `run` does 100 operations before the measured ones; S11 measures first uses.
+    var warmsUp = true
 }
 
 let handContainer = HandContainer()
@@ -124,4 +126,14 @@ let sharedReadFloor = Scenario(
     id: "S5", title: "Container.shared read only",
     handWritten: { count, sink in for _ in 0..<count { sink.keep(SmallService()) } },
     factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared) } }
+)
+
+/// S11: the first resolution of each of `count` distinct types (ColdStart.swift), which a process
+/// can do only once, so it is measured by instructions alone: resolving types 0 ..< 2 × count
+/// against 0 ..< count, in fresh processes, leaves the cost of `count` first uses.
+let coldStart = Scenario(
+    id: "S11", title: "cold start, first resolution",
+    handWritten: { count, sink in for index in 0..<count { coldHandWritten[index](sink) } },
+    factoryKit: { count, sink in for index in 0..<count { coldFactoryKit[index](sink) } },
+    warmsUp: false
 )

@@ -7,13 +7,15 @@ import Foundation
 //   ... FactoryBenchmarks --instructions [--check limits.json] [--json]
 //                                                                      instructions per operation
 //   ... FactoryBenchmarks run ID hand|kit COUNT                        one side of one scenario
+//   ... FactoryBenchmarks mixed [--rounds N] [--runs N] [--check [--limit RATIO]] [--json]
+//                                                                      the write-heavy workload
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 prepareScenarios()
 
 func scenario(_ id: String) -> Scenario? {
-    // S5's floor row is only run on its own, by `run S5 kit COUNT`.
-    scenarios.first { $0.id == id } ?? (id == sharedReadFloor.id ? sharedReadFloor : nil)
+    // S5's floor row is only run on its own, by `run S5 kit COUNT`; S11 only by instructions.
+    scenarios.first { $0.id == id } ?? [sharedReadFloor, coldStart].first { $0.id == id }
 }
 
 func fail(_ message: String) -> Never {
@@ -31,14 +33,63 @@ if arguments.first == "run" {
     guard arguments.count == 4, let scenario = scenario(arguments[1]), let count = Int(arguments[3]) else {
         fail("usage: run ID hand|kit COUNT")
     }
+    guard scenario.id != coldStart.id || count <= coldTypeCount else { fail("S11 has \(coldTypeCount) types") }
     let body = arguments[2] == "hand" ? scenario.handWritten : scenario.factoryKit
     let sink = Sink()
-    body(100, sink)  // warm caches and lazy globals, the same in both runs callgrind compares
+    // Warm caches and lazy globals, the same in both runs callgrind compares.
+    if scenario.warmsUp { body(100, sink) }
     body(count, sink)
     exit(0)
 }
 
 let json = arguments.contains("--json")
+
+/// The value following `name` among the arguments, if any.
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+if arguments.first == "mixed" {
+    struct MixedReport: Codable {
+        let rounds: Int
+        let factoryKit: Measurement
+        let baseline: Measurement
+        let ratio: Double
+        let limit: Double
+    }
+    guard let rounds = Int(option("--rounds") ?? "10000"), let runs = Int(option("--runs") ?? "11"),
+        let limit = Double(option("--limit") ?? "1.0"), rounds > 0, runs > 0
+    else { fail("usage: mixed [--rounds N] [--runs N] [--check [--limit RATIO]] [--json]") }
+    _ = Mixed.measure(rounds: max(rounds / 10, 1), runs: 1)  // threads, lazy globals, singletons
+    let (factoryKit, baseline) = Mixed.measure(rounds: rounds, runs: runs)
+    let report = MixedReport(
+        rounds: rounds, factoryKit: factoryKit, baseline: baseline, ratio: factoryKit.median / baseline.median,
+        limit: limit)
+    if json {
+        printJSON(report)
+    } else {
+        print(
+            "Mixed workload: \(rounds) rounds on \(Mixed.queueCount) serial queues, each a register and "
+                + "\(Mixed.resolutionsPerRound) resolutions of a five-factory graph")
+        print("Seconds, median of \(runs) runs (spread = (max - min) / median)")
+        print("side                    median   spread")
+        for (name, measurement) in [("one global lock", baseline), ("FactoryKit", factoryKit)] {
+            print(
+                name.padding(toLength: 22, withPad: " ", startingAt: 0)
+                    + String(format: "%8.3f   %5.1f%%", measurement.median, measurement.spread))
+        }
+        print(String(format: "FactoryKit / one global lock: %.2fx (limit %.2fx)", report.ratio, limit))
+    }
+    if arguments.contains("--check") {
+        guard report.ratio <= limit else {
+            print(String(format: "LIMIT EXCEEDED: mixed workload %.2fx the baseline, limit %.2fx", report.ratio, limit))
+            exit(1)
+        }
+        print("Mixed workload within its limit.")
+    }
+    exit(0)
+}
 
 if arguments.contains("--instructions") {
     struct Row: Codable {
@@ -62,6 +113,13 @@ if arguments.contains("--instructions") {
                     id: scenario.id, title: scenario.title, hand: hand, factoryKit: kit,
                     ratio: Double(kit.instructions) / Double(max(hand.instructions, 1))))
         }
+        // Cold start: types count ..< 2 × count, resolved after types 0 ..< count.
+        let hand = try InstructionCounts.measure(coldStart, side: "hand", count: coldTypeCount / 2)
+        let kit = try InstructionCounts.measure(coldStart, side: "kit", count: coldTypeCount / 2)
+        rows.append(
+            Row(
+                id: coldStart.id, title: coldStart.title, hand: hand, factoryKit: kit,
+                ratio: Double(kit.instructions) / Double(max(hand.instructions, 1))))
     } catch {
         fail("\(error)")
     }
@@ -91,7 +149,9 @@ if arguments.contains("--instructions") {
         guard let data = FileManager.default.contents(atPath: path),
             let limits = try? JSONDecoder().decode(Limits.self, from: data)
         else { fail("cannot read limits from \(path)") }
-        let failures = limits.check(rows.map { ($0.id, $0.ratio) })
+        let failures =
+            limits.check(rows.map { ($0.id, $0.ratio) })
+            + limits.check(instructions: rows.map { ($0.id, $0.factoryKit.instructions) })
         if failures.isEmpty {
             print("All scenarios within \(path).")
         } else {
