@@ -10,7 +10,7 @@ extension ContainerManager {
     func withState<Result>(of container: any ManagedContainer, _ body: (inout ManagerState) -> Result) -> Result {
         // One trip through the lock once `autoRegister()` has run.
         let first = withState { state -> Result? in
-            guard case .done = state.autoRegistration else { return nil }
+            guard state.isAutoRegistered else { return nil }
             return body(&state)
         }
         if let first { return first }

@@ -162,7 +162,7 @@ extension FactoryIdentity {
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
         container.manager.withState { state in
-            guard case .done = state.autoRegistration, let record = state.directory.record(for: key) else {
+            guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
                 return false
             }
             return record._withUnsafeGuaranteedRef { record in
@@ -177,7 +177,7 @@ extension FactoryIdentity {
     func overrideIsStored(_ words: ClosureWords?, for contextKey: ContextKey) -> Bool {
         guard let words else { return false }
         return container.manager.withState { state in
-            guard case .done = state.autoRegistration, let record = state.directory.record(for: key) else {
+            guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
                 return false
             }
             return record._withUnsafeGuaranteedRef { record in

@@ -77,17 +77,40 @@ extension Optional: OptionalProtocol {
 @usableFromInline
 enum ValueInspection {
     /// Whether a value is `Optional.none`, at any depth of optionality.
+    ///
+    /// Only an `Optional` can be `nil`, and whether a type is one is in its metadata: the first
+    /// word of an `Optional`'s metadata is its kind, 0x202 (`MetadataKind::Optional`, part of the
+    /// Swift ABI on every platform; a class's first word is a kind below 0x800 or, with
+    /// Objective-C interop, an isa pointer, never 0x202). So a non-optional value is answered
+    /// without the dynamic cast, whose first use with each type scans every protocol conformance
+    /// in the process.
     @usableFromInline
     static func isNil<T>(_ value: T) -> Bool {
+        guard mayBeNil(T.self) else { return false }
         guard let optional = value as? OptionalProtocol else { return false }
         return optional.wrappedAny == nil
     }
+
+    /// Whether a value of `type` can be `nil`: an `Optional`, or `Any`, which can hold one (see
+    /// `isNil`). Other existentials hold an `Optional` only if `Optional` conforms to their
+    /// protocols.
+    static func mayBeNil(_ type: Any.Type) -> Bool {
+        isOptional(type) || type == Any.self
+    }
+
+    /// Whether `type` is an `Optional` (see `isNil`).
+    static func isOptional(_ type: Any.Type) -> Bool {
+        unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == optionalMetadataKind
+    }
+
+    /// `MetadataKind::Optional`: `2 | MetadataKindIsNonHeap`.
+    static var optionalMetadataKind: UInt { 0x202 }
 
     /// The class instance a value holds (unwrapping optionals), or nil for value types.
     @usableFromInline
     static func object<T>(in value: T) -> AnyObject? {
         let unwrapped: Any
-        if let optional = value as? OptionalProtocol {
+        if mayBeNil(T.self), let optional = value as? OptionalProtocol {
             guard let wrapped = optional.wrappedAny else { return nil }
             unwrapped = wrapped
         } else {

@@ -12,7 +12,13 @@ struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
     /// The records' shortcut table.
     @usableFromInline let directory = RecordDirectory()
-    @usableFromInline var autoRegistration = AutoRegistrationPhase.pending
+    @usableFromInline var autoRegistration = AutoRegistrationPhase.pending {
+        didSet {
+            if case .done = autoRegistration { isAutoRegistered = true } else { isAutoRegistered = false }
+        }
+    }
+    /// Whether `autoRegistration` is `.done`: the one check every locked operation makes.
+    @usableFromInline private(set) var isAutoRegistered = false
     // Every record's frozen resolution options include these two.
     @usableFromInline var defaultScope: Scope? {
         willSet { dropped.keep(defaultScope) }

@@ -14,8 +14,16 @@ extension Scope {
     public final class Singleton: Scope, @unchecked Sendable {
         @usableFromInline let storage: Locked<[SingletonKey: SingletonEntry]>
 
+        /// Whether this is `main`, the process's own cache.
+        let isMain: Bool
+
         /// Creates an empty singleton cache of its own.
-        public override init() {
+        public override convenience init() {
+            self.init(isMain: false)
+        }
+
+        init(isMain: Bool) {
+            self.isMain = isMain
             storage = Locked([:])
             super.init(kind: .singleton)
             Singleton.populationChanged(by: 1)
@@ -37,7 +45,7 @@ extension Scope {
         /// In a factory's options it also stands for "the cache the resolving task is bound to":
         /// see `stored(_:)` and `forCaller`.
         @usableFromInline static let main: Singleton = {
-            let main = Singleton()
+            let main = Singleton(isMain: true)
             mainAddress.storeReleasing(UInt(bitPattern: ObjectIdentifier(main)))
             populationChanged(by: 0)
             return main
@@ -106,13 +114,15 @@ extension Scope {
         /// So tasks bound to different caches that share a container each get their own
         /// singletons, whichever of them applied the modifier last.
         static func stored(_ scope: Scope) -> Scope {
-            scope.kind == .singleton && scope !== main && scope === current ? main : scope
+            guard scope.kind == .singleton, !unsafeDowncast(scope, to: Singleton.self).isMain else { return scope }
+            return scope === current ? main : scope
         }
 
         /// The cache a resolution uses when the options hold `self`: the resolving task's own
         /// (`Scope.singleton`) when `self` is `main`, see `stored(_:)`; otherwise `self`.
         var forCaller: Singleton {
-            self === Singleton.main ? Singleton.current : self
+            // While `main` is the only instance alive, every task is bound to it.
+            isMain && Singleton.population.value != 1 ? Scope.singleton : self
         }
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
