@@ -1,5 +1,6 @@
-@testable import FactoryKit
 import Testing
+
+@testable import FactoryKit
 
 /// Whether a new value is `nil` is decided from the type's metadata, without a dynamic cast for
 /// types that cannot hold `nil`; the answers must be those of the cast.
