@@ -30,9 +30,15 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         return result
     }
 
+    /// The records' shortcut table; also in the state, and read without the lock by scope
+    /// modifiers (see `ScopeWrite.changesNothing`).
+    let directory: RecordDirectory
+
     /// Creates an empty manager.
     public init() {
-        lockedState = Locked(ManagerState())
+        let directory = RecordDirectory()
+        self.directory = directory
+        lockedState = Locked(ManagerState(directory: directory))
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.

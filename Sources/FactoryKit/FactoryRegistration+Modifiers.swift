@@ -302,13 +302,32 @@ enum ScopeWrite {
     static func set(_ scope: Scope, container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool)
     {
         let scope = Scope.Singleton.stored(scope)
-        container.manager.withState(of: container) { state in
+        let manager = container.manager
+        if changesNothing(scope, manager: manager, key: key, once: once) { return }
+        manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in
                 guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
                 change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
                 if !record.hasOptions { record.hasOptions = true }
             }
         }
+    }
+
+    /// Whether setting `scope` would change nothing, read without the lock: `autoRegister()` has
+    /// run and the record holds that scope already, or `once()` blocks the write. `false` (take
+    /// the lock) when it cannot tell.
+    ///
+    /// Three atomic loads, of words written under the lock: whether `autoRegister()` has run, the
+    /// record's slot in the directory and its `scopeWord`. Nothing is retained, released or freed on this path (a record lives as
+    /// long as the manager the caller holds, and the scope compared is one the caller holds), so
+    /// no `deinit` can run here; a write racing with it is ordered after it, as if the modifier had
+    /// come first.
+    static func changesNothing(_ scope: Scope, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
+        guard let record = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
+        let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
+        guard word & 2 != 0 else { return false }
+        if (word & 1 != 0) != once { return true }
+        return word & ~MachineWord.addressTagMask == UInt(bitPattern: ObjectIdentifier(scope))
     }
 
     /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main` (see

@@ -1,3 +1,5 @@
+import FactoryKitAtomics
+
 /// What a container stores for one factory: the options modifiers and `register` write, the
 /// values of the scopes the container owns, and a shortcut to the factory's singleton entry.
 ///
@@ -14,8 +16,15 @@ final class FactoryRecord {
     /// (see `DroppedValues`); the manager's own, which outlives its records.
     @usableFromInline unowned(unsafe) let dropped: DroppedValues
 
+    /// `hasOptions`, `once` and the explicit scope's address in one atomic word, written under the
+    /// lock whenever one of them changes, and read without it by scope modifiers: a definition
+    /// re-applies its scope on every access, and seeing that this changes nothing needs no lock
+    /// (see `ScopeWrite.set`). Zero until an option is written. A word of its own, allocated with
+    /// the record: nothing assumes where a class keeps its stored properties.
+    let scopeWord: AtomicWord
+
     /// Whether any option was written since the last reset (what `once()` compares against).
-    @usableFromInline @exclusivity(unchecked) var hasOptions = false
+    @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
     // Each write to an option a resolution reads makes `resolution` stale, and the value it
     // replaces (a closure whose captures may have a `deinit`, a custom scope) is released only
     // once the lock is given up.
@@ -29,7 +38,10 @@ final class FactoryRecord {
     }
     @usableFromInline @exclusivity(unchecked) var scope: Scope? {
         willSet { dropped.keep(scope) }
-        didSet { invalidateResolution() }
+        didSet {
+            invalidateResolution()
+            publishScopeWord()
+        }
     }
     @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false { didSet { isResolutionCurrent = false } }
     @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64? { didSet { isResolutionCurrent = false } }
@@ -39,7 +51,7 @@ final class FactoryRecord {
         willSet { dropped.keep(decorator) }
         didSet { if (oldValue == nil) != (decorator == nil) { invalidateResolution() } }
     }
-    @usableFromInline @exclusivity(unchecked) var once = false
+    @usableFromInline @exclusivity(unchecked) var once = false { didSet { publishScopeWord() } }
 
     /// What a synchronous resolution reads of the options above and the manager's default scope
     /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
@@ -77,6 +89,22 @@ final class FactoryRecord {
     init(key: FactoryKey, dropped: DroppedValues) {
         self.key = key
         self.dropped = dropped
+        scopeWord = .allocate(capacity: 1)
+        scopeWord.initialize(to: fk_word())
+    }
+
+    deinit { scopeWord.deallocate() }
+
+    /// Stores `scopeWord` after a change to what it summarizes. Under the manager's lock.
+    func publishScopeWord() {
+        scopeWord.storeReleasing(FactoryRecord.scopeWord(scope: scope, hasOptions: hasOptions, once: once))
+    }
+
+    /// What `scopeWord` holds for these options: the scope's address (an object's address leaves
+    /// its two low bits free, `MachineWord.addressTagMask`), 2 when there are options, 1 for `once`.
+    static func scopeWord(scope: Scope?, hasOptions: Bool, once: Bool) -> UInt {
+        guard hasOptions else { return 0 }
+        return (scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0) | 2 | (once ? 1 : 0)
     }
 
     /// The options a resolution reads, rebuilt if a write made them stale. Under the manager's

@@ -10,11 +10,12 @@ enum AutoRegistrationPhase {
 @usableFromInline
 struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
-    /// The records' shortcut table.
-    @usableFromInline let directory = RecordDirectory()
+    /// The records' shortcut table, shared with the manager, which reads it without the lock.
+    @usableFromInline let directory: RecordDirectory
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending {
         didSet {
             if case .done = autoRegistration { isAutoRegistered = true } else { isAutoRegistered = false }
+            directory.autoRegistered.storeReleasing(isAutoRegistered ? 1 : 0)
         }
     }
     /// Whether `autoRegistration` is `.done`: the one check every locked operation makes.
@@ -46,7 +47,8 @@ struct ManagerState {
     }
 
     @usableFromInline
-    init() {
+    init(directory: RecordDirectory) {
+        self.directory = directory
         // Room for a typical container's factories, so the first registrations do not rehash.
         records = Dictionary(minimumCapacity: 16)
     }

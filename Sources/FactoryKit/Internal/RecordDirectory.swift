@@ -1,20 +1,30 @@
+import FactoryKitAtomics
+
 /// A small table from a factory key's identity (the address of its name literal and its types) to
 /// its record, so most lookups compare three words instead of hashing a name.
 ///
 /// A key lives in its home slot or one of the next `probes - 1`; slots are never emptied, so an
 /// empty slot ends the search, and a miss falls back to the manager's dictionary, which compares
 /// names by text. A slot holds a record's address, unretained: records live as long as their
-/// manager, which owns this table. Read and written under the manager's lock only.
+/// manager, which owns this table.
+///
+/// Slots are atomic words, written under the manager's lock. A scope modifier also reads them
+/// without the lock (see `FactoryRecord.scopeWord`): a slot changes from one whole record address
+/// to another, and a record it names lives as long as the manager the reader holds.
 @usableFromInline
-final class RecordDirectory {
+final class RecordDirectory: @unchecked Sendable {
     @usableFromInline static let size = 64
     @usableFromInline static let probes = 4
 
-    @usableFromInline let slots: UnsafeMutablePointer<UInt>
+    @usableFromInline let slots: AtomicWord
+    /// Nonzero while the manager's `autoRegister()` has run (`ManagerState.isAutoRegistered`):
+    /// until then, a record's options may be about to change.
+    let autoRegistered: AtomicWord
 
     init() {
-        slots = .allocate(capacity: RecordDirectory.size)
-        slots.initialize(repeating: 0, count: RecordDirectory.size)
+        slots = .allocate(capacity: RecordDirectory.size + 1)
+        slots.initialize(repeating: fk_word(), count: RecordDirectory.size + 1)
+        autoRegistered = slots + RecordDirectory.size
     }
 
     deinit { slots.deallocate() }
@@ -24,12 +34,18 @@ final class RecordDirectory {
         MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
-    /// The record remembered for `key`, unretained. The record stays valid while its manager lives.
+    /// The record remembered for `key` once `autoRegister()` has run, for readers without the lock.
+    func recordAfterAutoRegistration(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
+        autoRegistered.loadAcquiring() != 0 ? record(for: key) : nil
+    }
+
+    /// The record remembered for `key`, unretained; with or without the manager's lock. The record
+    /// stays valid while its manager lives.
     func record(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
         let name = UnsafeRawPointer(key.name.start)
         var index = RecordDirectory.index(name: name, result: key.result)
         for _ in 0..<RecordDirectory.probes {
-            guard let address = UnsafeRawPointer(bitPattern: slots[index]) else { return nil }
+            guard let address = UnsafeRawPointer(bitPattern: (slots + index).loadAcquiring()) else { return nil }
             let record = Unmanaged<FactoryRecord>.fromOpaque(address)
             let matches = record._withUnsafeGuaranteedRef { record in
                 record.key.name.start == key.name.start && record.key.result == key.result
@@ -49,12 +65,12 @@ final class RecordDirectory {
         let word = UInt(bitPattern: Unmanaged.passUnretained(record).toOpaque())
         var index = home
         for _ in 0..<RecordDirectory.probes {
-            if slots[index] == 0 {
-                slots[index] = word
+            if (slots + index).loadRelaxed() == 0 {
+                (slots + index).storeReleasing(word)
                 return
             }
             index = (index &+ 1) & (RecordDirectory.size - 1)
         }
-        slots[home] = word  // all taken: the newest wins its home slot
+        (slots + home).storeReleasing(word)  // all taken: the newest wins its home slot
     }
 }
