@@ -117,6 +117,48 @@ private final class StressValue: Sendable {
     }
 }
 
+/// User code with side effects, captured by registrations: its `deinit` takes the app's own lock,
+/// resolves from the container that dropped it and registers on it, as a logger or tracker might.
+/// Runs wherever the last reference goes: FactoryKit must not hold a lock of its own there, and
+/// a write must not wait for it.
+private final class StressUserCode: @unchecked Sendable {
+    /// The app's lock, which writers sometimes hold around `register`.
+    static let appLock = NSRecursiveLock()
+    static let deinits = ManagedAtomicCount()
+    /// Weak: the container's own registration holds this object.
+    private weak var container: StressContainer?
+
+    init(_ container: StressContainer) { self.container = container }
+
+    deinit {
+        StressUserCode.appLock.lock()
+        defer { StressUserCode.appLock.unlock() }
+        guard let container else { return }
+        _ = container.stressMixedDeinitProbe()
+        container.stressMixedDeinitTarget.register { 2 }
+        _ = container.stressMixedDeinitTarget()
+        StressUserCode.deinits.increment()
+    }
+}
+
+/// A count any thread may bump.
+private final class ManagedAtomicCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func increment() {
+        lock.lock()
+        value += 1
+        lock.unlock()
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
 /// The two graph-scoped leaves one resolution of `stressMixedGraphRoot` made.
 private final class StressPair: Sendable {
     let first: StressValue
@@ -541,6 +583,9 @@ private final class StressContainer: ManagedContainer, AutoRegistering {
 }
 
 extension StressContainer {
+    /// What `StressUserCode`'s `deinit` resolves and registers on.
+    var stressMixedDeinitProbe: Factory<Int> { self { 0 } }
+    var stressMixedDeinitTarget: Factory<Int> { self { 1 }.cached }
     // The mixed test.
     var stressMixedUnique: Factory<StressValue> { self { self.original(.mixedUnique) } }
     var stressMixedCached: Factory<StressValue> { self { self.original(.mixedCached) }.cached }
@@ -765,7 +810,18 @@ private struct MixedWorker {
             worker.doing("register")
             let kind = MixedFactory.random(&rng)
             let tag = kind.tag
-            kind.on(container).register { StressValue(tag, .registered, owner: serial) }
+            if rng.chance(30) {
+                // A closure whose capture's `deinit` uses the container and the app's lock, which
+                // the writer holds half the time.
+                let user = StressUserCode(container)
+                let holdsAppLock = rng.chance(50)
+                if holdsAppLock { StressUserCode.appLock.lock() }
+                kind.on(container).register { withExtendedLifetime(user) { StressValue(tag, .registered, owner: serial) } }
+                if holdsAppLock { StressUserCode.appLock.unlock() }
+                count("register with user code")
+            } else {
+                kind.on(container).register { StressValue(tag, .registered, owner: serial) }
+            }
             if rng.chance(20) {
                 container.stressMixedParameter.register {
                     StressValue(.mixedParameter, .registered, owner: serial, parameter: $0)
@@ -1248,7 +1304,9 @@ struct StressTests {
                 + "\(ledger.count("resolution")) resolutions, \(ledger.count("register")) registers, "
                 + "\(ledger.count("reset")) resets, \(ledger.count("push/pop")) push/pops, "
                 + "\(ledger.count("scope switch")) scope switches, \(ledger.count("context change")) context changes, "
-                + "\(ledger.count("container dropped")) containers dropped, \(ledger.failures) violations")
+                + "\(ledger.count("container dropped")) containers dropped, "
+                + "\(ledger.count("register with user code")) registers with user code "
+                + "(\(StressUserCode.deinits.count) deinits that used their container), \(ledger.failures) violations")
     }
 
     /// Round after round until the deadline, eight threads released together by a barrier resolve
