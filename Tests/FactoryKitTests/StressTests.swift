@@ -816,7 +816,9 @@ private struct MixedWorker {
                 let user = StressUserCode(container)
                 let holdsAppLock = rng.chance(50)
                 if holdsAppLock { StressUserCode.appLock.lock() }
-                kind.on(container).register { withExtendedLifetime(user) { StressValue(tag, .registered, owner: serial) } }
+                kind.on(container).register {
+                    withExtendedLifetime(user) { StressValue(tag, .registered, owner: serial) }
+                }
                 if holdsAppLock { StressUserCode.appLock.unlock() }
                 count("register with user code")
             } else {
