@@ -25,6 +25,9 @@ private enum StressSettings {
     /// generous, since ThreadSanitizer slows everything down and CI machines are shared.
     static var grace: Double { 15 + seconds }
 
+    /// The longest a test waits for workers that keep moving (see `StressCrew.finish`).
+    static var longestWait: Double { 120 + seconds }
+
     /// The seed of every test's random operations.
     static let seed: UInt64 = {
         if let text = ProcessInfo.processInfo.environment["FACTORYKIT_STRESS_SEED"] {
@@ -330,13 +333,23 @@ private final class StressWorker: @unchecked Sendable {
     private let lock = NSLock()
     private var step = "starting"
     private var isFinished = false
+    /// How many steps it has begun: a worker whose count moves is slow, not stuck.
+    private var progress = 0
 
     init(_ name: String) { self.name = name }
 
     func doing(_ step: String) {
         lock.lock()
         self.step = step
+        progress += 1
         lock.unlock()
+    }
+
+    /// Its steps begun so far, or `nil` once finished.
+    var progressIfUnfinished: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return isFinished ? nil : progress
     }
 
     func finish() {
@@ -429,12 +442,27 @@ private final class StressCrew: @unchecked Sendable {
 
     /// Waits for every worker, at most until the deadline plus the grace period; records an issue
     /// naming the workers that did not return, and what they were doing.
+    ///
+    /// On a loaded machine (CI at load 25 on 2 cores, under a sanitizer) workers may start late
+    /// and run slowly: as long as some unfinished worker moved during the last grace period, or
+    /// has not started yet, the wait goes on, up to `StressSettings.longestWait`. A worker that
+    /// started and stopped moving for a whole grace period is stuck.
     func finish(_ test: String, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
-        let timeout = StressSettings.seconds + StressSettings.grace
-        if await stressWait(for: group, timeout: timeout) { return true }
+        var timeout = StressSettings.seconds + StressSettings.grace
+        var waited = 0.0
+        var seen = progress
+        while !(await stressWait(for: group, timeout: timeout)) {
+            waited += timeout
+            let now = progress
+            let moving = now.contains { name, count in count == 0 || seen[name] != count }
+            guard moving, waited < StressSettings.longestWait else { break }
+            seen = now
+            timeout = StressSettings.grace
+        }
+        if waited == 0 || unfinished.isEmpty { return true }
         let stuck = unfinished
         let message =
-            "\(test) (seed \(StressSettings.seedText)): \(stuck.count) workers did not return within \(timeout) s: "
+            "\(test) (seed \(StressSettings.seedText)): \(stuck.count) workers did not return within \(waited) s: "
             + stuck.joined(separator: ", ")
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         return false
@@ -444,6 +472,17 @@ private final class StressCrew: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return workers.compactMap(\.unfinished)
+    }
+
+    /// The steps each unfinished worker has begun, by name.
+    private var progress: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        var result: [String: Int] = [:]
+        for worker in workers {
+            if let count = worker.progressIfUnfinished { result[worker.name] = count }
+        }
+        return result
     }
 }
 
