@@ -73,33 +73,40 @@ struct ResolutionPlan {
     var timeToLive: UInt64? { options?.timeToLive }
 }
 
-/// What planning needs to know of the factory being resolved, without its types.
+/// What planning needs to know of the factory being resolved, without its types. Plain words,
+/// copied without reference counting.
 @usableFromInline
 struct ResolutionRequest {
-    @usableFromInline let container: any ManagedContainer
     @usableFromInline let key: FactoryKey
     @usableFromInline let site: DefinitionSite
-    /// The value's type, for messages.
+    /// The container's type and the value's type, for messages.
+    @usableFromInline let containerType: any ManagedContainer.Type
     @usableFromInline let result: Any.Type
     /// Whether the trace or a graph recording watches, which need the options of hits too.
     @usableFromInline let observed: Bool
 
     @inlinable
-    init(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, result: Any.Type, observed: Bool) {
-        self.container = container
+    init(
+        key: FactoryKey, site: DefinitionSite, containerType: any ManagedContainer.Type, result: Any.Type,
+        observed: Bool
+    ) {
         self.key = key
         self.site = site
+        self.containerType = containerType
         self.result = result
         self.observed = observed
     }
 
-    /// Makes the plan under the container's lock (after `autoRegister()` if it has not run).
+    /// Makes the plan under `container`'s lock (after `autoRegister()` if it has not run).
     /// `cacheParameter` gives the key of the value's slot for a `scopeOnParameters` factory; it
     /// runs under the lock, so it must only convert the parameter.
     @usableFromInline
-    func plan(cacheParameter: (ResolutionOptions) -> AnyHashable?) -> ResolutionPlan {
+    static func plan(
+        _ request: ResolutionRequest, in container: any ManagedContainer,
+        cacheParameter: (ResolutionOptions) -> AnyHashable?
+    ) -> ResolutionPlan {
         container.manager.withState(of: container) { state in
-            state.withRecord(for: key) { record, state in plan(record, state, cacheParameter) }
+            state.withRecord(for: request.key) { record, state in request.plan(record, state, cacheParameter) }
         }
     }
 
@@ -176,7 +183,7 @@ struct ResolutionRequest {
         let chain = ResolutionChain.current
         return InFlight(
             owner: chain, frameIndex: chain.depth,
-            label: Diagnostics.describe(container: type(of: container), name: key.name, result: result))
+            label: Diagnostics.describe(container: containerType, name: key.name, result: result))
     }
 }
 
@@ -200,13 +207,20 @@ extension FactoryRegistration {
     @usableFromInline
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let plan = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: false)
-            .plan { _ in parameter as? AnyHashable }
+        let plan = ResolutionRequest.plan(request(observed: false), in: container) { _ in parameter as? AnyHashable }
         if plan.options == nil {
             if plan.isHit { return plan.hitValue(as: T.self) }
             if plan.kind == .run { return runDefinition(parameter) }
         }
         return resolve(parameter, plan: plan)
+    }
+
+    /// What planning needs to know of this factory.
+    @inlinable
+    func request(observed: Bool) -> ResolutionRequest {
+        ResolutionRequest(
+            key: key, site: DefinitionSite(file: file, line: lineAndOnce.line), containerType: type(of: container),
+            result: T.self, observed: observed)
     }
 
     /// Runs the definition's closure inside a frame of the current resolution chain: the whole
@@ -231,8 +245,7 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let plan = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: true)
-            .plan { _ in parameter as? AnyHashable }
+        let plan = ResolutionRequest.plan(request(observed: true), in: container) { _ in parameter as? AnyHashable }
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack; a lazily
@@ -284,7 +297,7 @@ extension FactoryRegistration {
         }
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let cacheParameter = cacheParameter(plan.options, parameter)
-        let request = ResolutionRequest(container: container, key: key, site: site, result: T.self, observed: false)
+        let request = request(observed: false)
         let lookup = block.lookup(
             blockKey, parameter: cacheParameter, timeToLive: plan.timeToLive, reserve: request.reserve)
         let description = self.description
