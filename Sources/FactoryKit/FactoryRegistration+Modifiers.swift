@@ -323,11 +323,17 @@ enum ScopeWrite {
     /// no `deinit` can run here; a write racing with it is ordered after it, as if the modifier had
     /// come first.
     static func changesNothing(_ scope: Scope, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
+        changesNothing(
+            scopeAddress: UInt(bitPattern: ObjectIdentifier(scope)), manager: manager, key: key, once: once)
+    }
+
+    /// `changesNothing` for the scope at `scopeAddress`.
+    static func changesNothing(scopeAddress: UInt, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
         guard let record = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
         let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
         guard word & 2 != 0 else { return false }
         if (word & 1 != 0) != once { return true }
-        return word & ~MachineWord.addressTagMask == UInt(bitPattern: ObjectIdentifier(scope))
+        return word & ~MachineWord.addressTagMask == scopeAddress
     }
 
     /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main` (see
@@ -335,6 +341,12 @@ enum ScopeWrite {
     /// without reading the task-local.
     @usableFromInline
     static func setSingleton(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool) {
+        // While `main` is the only instance alive, its address is all the check needs.
+        if let main = Scope.Singleton.currentAddressIfMain,
+            changesNothing(scopeAddress: main, manager: container.manager, key: key, once: once)
+        {
+            return
+        }
         set(Scope.Singleton.current, container: container, key: key, site: site, once: once)
     }
 

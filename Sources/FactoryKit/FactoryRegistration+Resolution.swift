@@ -113,13 +113,30 @@ struct ResolutionRequest {
     private func plan(
         _ record: FactoryRecord, _ state: ManagerState, _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
-        guard let options = record.currentResolution(in: state) else {
+        if !record.isResolutionCurrent {
+            record.refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator)
+        }
+        // Borrowed, as are the scope and the singleton cache below: the record holds its options
+        // while the lock is held, and the options hold their scope. The plan retains only what it
+        // keeps.
+        guard let options = record.resolution.map(Unmanaged.passUnretained) else {
             return ResolutionPlan(record: record, kind: .run, options: nil)
         }
-        let decorator = options.hasDecorator ? record.decorator : nil
-        guard let scope = options.scope else {
-            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+        return options._withUnsafeGuaranteedRef { options in
+            guard let scope = options.scope.map(Unmanaged.passUnretained) else {
+                let decorator = options.hasDecorator ? record.decorator : nil
+                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+            }
+            return scope._withUnsafeGuaranteedRef { scope in plan(record, options, scope, cacheParameter) }
         }
+    }
+
+    /// `plan` for a scoped factory.
+    private func plan(
+        _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope,
+        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
+    ) -> ResolutionPlan {
+        let decorator = options.hasDecorator ? record.decorator : nil
         // A hit's plan carries the options only when something reads them afterwards: a
         // decorator, or the trace and graph recordings, which name the scope.
         let hitOptions = observed ? options : options.forHit
@@ -137,15 +154,17 @@ struct ResolutionRequest {
             return ResolutionPlan(
                 record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)
         case .singleton:
-            let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+            let stored = unsafeDowncast(scope, to: Scope.Singleton.self)
             // A hit through the entry remembered in the record: no key to build or hash. The
-            // singleton's lock nests inside the container's, the order `register` uses too.
-            if options.hitsNeedNoCheck, let memo = record.singletonEntry,
-                let box = singleton.plainHitBox(memo, site: site)
+            // singleton's lock nests inside the container's, the order `register` uses too. The
+            // record holds its entry while the lock is held.
+            if options.hitsNeedNoCheck, !stored.isBoundPerTask,
+                let memo = record.singletonEntry.map(Unmanaged.passUnretained),
+                let box = memo._withUnsafeGuaranteedRef({ stored.plainHitBox($0, site: site) })
             {
                 return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
             }
-            return planSingleton(record, options, hitOptions, singleton, decorator, cacheParameter)
+            return planSingleton(record, options, hitOptions, stored.forCaller, decorator, cacheParameter)
         case .unique, .graph, .taskBound:
             return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
         }

@@ -120,6 +120,10 @@ extension Scope {
 
         /// The cache a resolution uses when the options hold `self`: the resolving task's own
         /// (`Scope.singleton`) when `self` is `main`, see `stored(_:)`; otherwise `self`.
+        /// Whether resolutions use another instance than `self`: `self` is `main` and other
+        /// instances are alive, so each task uses the one it is bound to (see `forCaller`).
+        var isBoundPerTask: Bool { isMain && Singleton.population.value != 1 }
+
         var forCaller: Singleton {
             // While `main` is the only instance alive, every task is bound to it.
             isMain && Singleton.population.value != 1 ? Scope.singleton : self
