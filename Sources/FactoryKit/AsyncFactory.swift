@@ -175,6 +175,7 @@ enum AsyncKeyMarker<P> {}
 final class AsyncClosureBox<P, T>: @unchecked Sendable {
     @usableFromInline let make: @Sendable (any ManagedContainer, P) async throws -> T
 
+    @usableFromInline
     init(_ make: @escaping @Sendable (any ManagedContainer, P) async throws -> T) { self.make = make }
 }
 

@@ -29,71 +29,73 @@ extension AsyncFactoryModifying {
     }
 
     /// Calls `decorator` with every value the factory resolves.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
-        registration.setDecorator(decorator, result: T.self) {
-            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
+        registration.setDecorator(words: ClosureWords(of: decorator), result: T.self) {
+            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: decorator)
         }
         return self
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
+        registration.setDecorator(words: ClosureWords(of: decorator), result: T.self) {
+            DecoratorBox(decorator, words: $0, closure: decorator)
+        }
         return self
     }
 
     /// Overrides the factory in the given contexts; see ``FactoryContextType``.
-    @discardableResult
+    @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(factory, in: contexts) {
-            AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
+        registration.setOverride(words: ClosureWords(of: factory), in: contexts) {
+            (AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }, factory)
         }
         return self
     }
 
     /// Overrides the factory when `argument` is a launch or run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(factory, for: .arg(argument)) {
-            AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }
+        registration.setOverride(words: ClosureWords(of: factory), for: .arg(argument)) {
+            (AsyncClosureBox<P, T> { _, parameter in try await factory(parameter) }, factory)
         }
         return self
     }
 
     /// Overrides the factory when any of `args` is a launch or run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArgs(_ args: [String], factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onPreview(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onTest(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDebug(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSimulator(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDevice(factory: @escaping AsyncParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }

@@ -56,19 +56,21 @@ extension FactoryModifying {
     ///
     /// Replaces any earlier decorator of this factory and, for this factory, the container's
     /// decorator. Runs after the value is created or found, with no lock held.
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T) -> Void) -> Self {
-        registration.setDecorator(decorator, result: T.self) {
-            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: $1)
+        registration.setDecorator(words: ClosureWords(of: decorator), result: T.self) {
+            DecoratorBox({ instance, _ in decorator(instance) }, words: $0, closure: decorator)
         }
         return self
     }
 
     /// Calls `decorator` with every value the factory resolves and whether it was just created
     /// (`true`) or came from the scope's cache (`false`).
-    @discardableResult
+    @inlinable @discardableResult
     public func decorator(_ decorator: @escaping @Sendable (_ instance: T, _ instantiated: Bool) -> Void) -> Self {
-        registration.setDecorator(decorator, result: T.self) { DecoratorBox(decorator, words: $0, closure: $1) }
+        registration.setDecorator(words: ClosureWords(of: decorator), result: T.self) {
+            DecoratorBox(decorator, words: $0, closure: decorator)
+        }
         return self
     }
 
@@ -76,51 +78,55 @@ extension FactoryModifying {
     ///
     /// `.preview`, `.test` and `.debug` overrides are ignored in release builds. Overrides never
     /// clear a cached value.
-    @discardableResult
+    @inlinable @discardableResult
     public func context(_ contexts: FactoryContextType..., factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(factory, in: contexts) { ClosureBox<P, T>(ignoringContainer: factory) }
+        registration.setOverride(words: ClosureWords(of: factory), in: contexts) {
+            (ClosureBox<P, T>(ignoringContainer: factory), factory)
+        }
         return self
     }
 
     /// Overrides the factory when `argument` is a launch argument or a run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArg(_ argument: String, factory: @escaping ParameterFactoryType<P, T>) -> Self {
-        registration.setOverride(factory, for: .arg(argument)) { ClosureBox<P, T>(ignoringContainer: factory) }
+        registration.setOverride(words: ClosureWords(of: factory), for: .arg(argument)) {
+            (ClosureBox<P, T>(ignoringContainer: factory), factory)
+        }
         return self
     }
 
     /// Overrides the factory when any of `args` is a launch argument or a run-time argument.
-    @discardableResult
+    @inlinable @discardableResult
     public func onArgs(_ args: [String], factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.args(args), factory: factory)
     }
 
     /// Overrides the factory inside SwiftUI previews (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onPreview(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.preview, factory: factory)
     }
 
     /// Overrides the factory while tests run (debug builds only).
-    @discardableResult
+    @inlinable @discardableResult
     public func onTest(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.test, factory: factory)
     }
 
     /// Overrides the factory in debug builds.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDebug(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.debug, factory: factory)
     }
 
     /// Overrides the factory in the simulator.
-    @discardableResult
+    @inlinable @discardableResult
     public func onSimulator(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.simulator, factory: factory)
     }
 
     /// Overrides the factory outside the simulator: on devices, Macs and Linux.
-    @discardableResult
+    @inlinable @discardableResult
     public func onDevice(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         context(.device, factory: factory)
     }

@@ -124,35 +124,41 @@ extension FactoryIdentity {
         ScopeWrite.change(record, to: scope, singletonKey: singletonKey, in: &state)
     }
 
-    /// Stores the override `makeBox()` boxes, running `closure`, in each of `contexts`.
+    /// Stores the override `makeBox()` boxes in each of `contexts`; `makeBox` also returns the
+    /// closure the box runs, as the modifier received it, whose words are `words`.
     ///
-    /// When every one of them holds `closure` already (a definition re-applying its override),
-    /// nothing is written and no box is made: the options, and what resolutions derived from
-    /// them, stay as they are.
-    func setOverride<Closure>(_ closure: Closure, in contexts: [FactoryContextType], makeBox: () -> AnyObject) {
+    /// When every one of them holds that closure already (a definition re-applying its
+    /// override), nothing is written and no box is made: the options, and what resolutions
+    /// derived from them, stay as they are. The modifier reads the words in the caller's own
+    /// code: passed on as a generic value, a closure would be wrapped anew on every call.
+    @usableFromInline
+    func setOverride(
+        words: ClosureWords?, in contexts: [FactoryContextType], makeBox: () -> (box: AnyObject, closure: Any)
+    ) {
         if contexts.count == 1, let key = ContextKey.singleKey(for: contexts[0]) {
-            return setOverride(closure, for: key, makeBox: makeBox)
+            return setOverride(words: words, for: key, makeBox: makeBox)
         }
         let keys = ContextKey.keys(for: contexts)
         guard !keys.isEmpty else { return }
-        let words = ClosureWords(of: closure)
         if let words, isStoredAlready({ record in keys.allSatisfy { record.contexts?.holds(words, for: $0) ?? false } })
         {
             return
         }
         write { record, state in
             if let overrides = record.contexts, keys.allSatisfy({ overrides.holds(words, for: $0) }) { return }
-            store(makeBox(), words: words, closure: closure, for: keys, in: record, &state)
+            let (box, closure) = makeBox()
+            store(box, words: words, closure: closure, for: keys, in: record, &state)
         }
     }
 
     /// `setOverride` for a context with one key, which needs no array.
-    func setOverride<Closure>(_ closure: Closure, for key: ContextKey, makeBox: () -> AnyObject) {
-        let words = ClosureWords(of: closure)
+    @usableFromInline
+    func setOverride(words: ClosureWords?, for key: ContextKey, makeBox: () -> (box: AnyObject, closure: Any)) {
         if overrideIsStored(words, for: key) { return }
         write { record, state in
             if let overrides = record.contexts, overrides.holds(words, for: key) { return }
-            store(makeBox(), words: words, closure: closure, for: [key], in: record, &state)
+            let (box, closure) = makeBox()
+            store(box, words: words, closure: closure, for: [key], in: record, &state)
         }
     }
 
@@ -214,14 +220,12 @@ extension FactoryIdentity {
         }
     }
 
-    /// Stores the decorator `makeBox` boxes, running `closure`, replacing any earlier one; nothing
-    /// changes when the stored one runs `closure` already (a definition re-applying it). The box
-    /// replaced is released after the lock: the closure's captured values may run a `deinit`.
-    func setDecorator<Closure, T>(
-        _ closure: Closure, result: T.Type,
-        makeBox: (_ words: ClosureWords?, _ closure: Any) -> DecoratorBox<T>
-    ) {
-        let words = ClosureWords(of: closure)
+    /// Stores the decorator `makeBox` boxes, whose closure's words are `words`, replacing any
+    /// earlier one; nothing changes when the stored one runs that closure already (a definition
+    /// re-applying it). The box replaced is released after the lock: the closure's captured
+    /// values may run a `deinit`.
+    @usableFromInline
+    func setDecorator<T>(words: ClosureWords?, result: T.Type, makeBox: (_ words: ClosureWords?) -> DecoratorBox<T>) {
         if let words,
             isStoredAlready({
                 $0.decorator.map { unsafeDowncast($0, to: DecoratorBox<T>.self).words == words } ?? false
@@ -235,7 +239,7 @@ extension FactoryIdentity {
             {
                 return
             }
-            record.decorator = makeBox(words, closure)
+            record.decorator = makeBox(words)
         }
     }
 

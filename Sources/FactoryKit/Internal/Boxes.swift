@@ -38,6 +38,7 @@ final class ClosureBox<P, T>: @unchecked Sendable {
 
     init(_ make: @escaping (any ManagedContainer, P) -> T) { self.make = make }
 
+    @usableFromInline
     convenience init(ignoringContainer make: @escaping (P) -> T) {
         self.init { _, parameter in make(parameter) }
     }
@@ -52,6 +53,7 @@ final class DecoratorBox<T>: @unchecked Sendable {
     /// That closure, which keeps `words` naming it (see `ClosureWords`).
     @usableFromInline let closure: Any
 
+    @usableFromInline
     init(_ decorate: @escaping @Sendable (T, Bool) -> Void, words: ClosureWords?, closure: Any) {
         self.decorate = decorate
         self.words = words

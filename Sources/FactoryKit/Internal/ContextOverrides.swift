@@ -70,6 +70,8 @@ struct ClosureWords: Equatable {
     @usableFromInline let context: UInt
 
     /// The words of `closure`, a function value; `nil` if it is not laid out as two words.
+    /// Inlinable: read in the code that wrote the closure, where it has its own representation.
+    @inlinable
     init?<Closure>(of closure: Closure) {
         let word = MemoryLayout<UInt>.size
         guard MemoryLayout<Closure>.size == 2 * word else { return nil }
