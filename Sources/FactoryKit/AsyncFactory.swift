@@ -50,11 +50,13 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
     }
 
     /// Resolves the dependency: `try await Container.shared.database()`.
+    @inlinable
     public func callAsFunction() async throws -> T {
         try await registration.resolve(())
     }
 
     /// Resolves the dependency; the same as calling the factory.
+    @inlinable
     public func resolve() async throws -> T {
         try await registration.resolve(())
     }
@@ -98,11 +100,13 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
     }
 
     /// Resolves the dependency for `parameters`.
+    @inlinable
     public func callAsFunction(_ parameters: P) async throws -> T {
         try await registration.resolve(parameters)
     }
 
     /// Resolves the dependency for `parameters`; the same as calling the factory.
+    @inlinable
     public func resolve(_ parameters: P) async throws -> T {
         try await registration.resolve(parameters)
     }
@@ -154,7 +158,7 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     }
 
     /// The marker keeps an async factory's key apart from a synchronous one of the same name.
-    @usableFromInline
+    @inlinable
     var key: FactoryKey { FactoryKey(name, parameter: keyParameter, result: ObjectIdentifier(T.self)) }
 
     /// How errors and messages name this factory: `Container.database<Database>`.

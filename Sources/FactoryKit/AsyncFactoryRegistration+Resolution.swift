@@ -25,6 +25,7 @@ extension AsyncFactoryRegistration {
     ///
     /// Inlinable, so that a hit is read in the caller's own code, specialized for the value type:
     /// it allocates no frame of its own and instantiates no generic type at run time.
+    @inlinable
     func resolve(_ parameter: P) async throws -> T {
         if !Diagnostics.isObserving, let value = plainHit() { return value }
         return try await resolveWithoutHit(parameter)
@@ -132,6 +133,7 @@ extension AsyncFactoryRegistration {
     /// The value a scope holds strongly for a factory with nothing to decorate, check or trace,
     /// read under the locks alone. A hit runs no code, so it needs neither the task's resolution
     /// stack (a task-local read) nor a frame; anything else returns `nil` for the full path.
+    @inlinable
     func plainHit() -> T? {
         guard let box = AsyncPlainHit.box(container: container, key: key, site: site) else { return nil }
         return unsafeDowncast(box, to: ValueBox<T>.self).value

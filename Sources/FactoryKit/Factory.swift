@@ -75,6 +75,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// would keep the container alive forever), use
     /// ``ManagedContainer/register(_:factory:)-(KeyPath<Self,Factory<T>>,_)``.
     @discardableResult
+    @inlinable
     public func register(factory: @escaping VoidFactoryType<T>) -> Self {
         registration.register(ClosureBox<Void, T> { _, _ in factory() }, validator: SyncValidator<T>.self)
         return self
@@ -84,6 +85,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
         // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
         /// Registers a closure: `Container.shared.service { MockService() }` is
         /// `Container.shared.service.register { MockService() }`.
+        @inlinable
         public func callAsFunction(factory: @escaping VoidFactoryType<T>) {
             register(factory: factory)
         }

@@ -12,6 +12,7 @@ extension ManagedContainer {
     ///
     /// Otherwise it behaves exactly like ``Factory/register(factory:)``.
     @discardableResult
+    @inlinable
     public func register<T>(_ keyPath: KeyPath<Self, Factory<T>>, factory: @escaping (Self) -> T) -> Factory<T> {
         let target = self[keyPath: keyPath]
         target.registration.register(ClosureBox<Void, T> { container, _ in factory(container as! Self) })
@@ -21,6 +22,7 @@ extension ManagedContainer {
     /// Registers a closure for a parameter factory that builds the value from the container it is
     /// resolved on, without capturing it: `container.register(\.profile) { container, id in ... }`.
     @discardableResult
+    @inlinable
     public func register<P, T>(
         _ keyPath: KeyPath<Self, ParameterFactory<P, T>>, factory: @escaping (Self, P) -> T
     ) -> ParameterFactory<P, T> {

@@ -43,6 +43,7 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
 
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
     @discardableResult
+    @inlinable
     public func register(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         registration.register(ClosureBox<P, T>(ignoringContainer: factory))
         return self
@@ -51,6 +52,7 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     #if !canImport(SwiftUI)
         // Where SwiftUI exists, Factory+SwiftUI.swift declares this returning `EmptyView`.
         /// Registers a closure: `Container.shared.profile { id in MockProfile(id) }`.
+        @inlinable
         public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) {
             register(factory: factory)
         }

@@ -36,6 +36,7 @@ final class WeakBox: @unchecked Sendable {
 final class ClosureBox<P, T>: @unchecked Sendable {
     @usableFromInline let make: (any ManagedContainer, P) -> T
 
+    @usableFromInline
     init(_ make: @escaping (any ManagedContainer, P) -> T) { self.make = make }
 
     @usableFromInline
