@@ -15,21 +15,25 @@ public struct Injected<T> {
     @usableFromInline var dependency: T
 
     /// Resolves `keyPath` on `Container.shared` now.
+    @inlinable
     public init(_ keyPath: KeyPath<Container, Factory<T>>) {
         self.init(reference: FactoryReference(keyPath))
     }
 
     /// Resolves `keyPath` on `C.shared` now.
+    @inlinable
     public init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         self.init(reference: FactoryReference(keyPath))
     }
 
+    @inlinable
     init(reference: FactoryReference<T>) {
         self.reference = reference
         self.dependency = reference.factory()
     }
 
     /// The resolved dependency; assigning replaces it in this wrapper only.
+    @inlinable
     public var wrappedValue: T {
         get { dependency }
         mutating set { dependency = newValue }

@@ -4,9 +4,11 @@
 struct FactoryReference<T>: @unchecked Sendable {
     @usableFromInline let make: () -> Factory<T>
 
+    @inlinable
     init<C: SharedContainer>(_ keyPath: KeyPath<C, Factory<T>>) {
         make = { C.shared[keyPath: keyPath] }
     }
 
+    @inlinable
     var factory: Factory<T> { make() }
 }
