@@ -226,16 +226,16 @@ extension FactoryRegistration {
     @usableFromInline
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
-        let plan = ResolutionRequest.plan(request(observed: false), in: container) { _ in parameter as? AnyHashable }
+        let request = request(observed: false)
+        let plan = ResolutionRequest.plan(request, in: container) { _ in parameter as? AnyHashable }
         if plan.options == nil {
             if plan.isHit { return plan.hitValue(as: T.self) }
-            if plan.kind == .run { return runDefinition(parameter) }
+            if plan.kind == .run { return runDefinition(parameter, key: request.key) }
         }
         return resolve(parameter, plan: plan)
     }
 
     /// What planning needs to know of this factory.
-    @inlinable
     func request(observed: Bool) -> ResolutionRequest {
         ResolutionRequest(
             key: key, site: DefinitionSite(file: file, line: lineAndOnce.line), containerType: type(of: container),
@@ -244,11 +244,17 @@ extension FactoryRegistration {
 
     /// Runs the definition's closure inside a frame of the current resolution chain: the whole
     /// of a resolution for a factory without options.
-    @inlinable
-    func runDefinition(_ parameter: P) -> T {
-        let chain = ResolutionChain.enter(container: container, key: key, result: T.self, parameter: parameter)
+    func runDefinition(_ parameter: P, key: FactoryKey) -> T {
+        let chain = enter(parameter, key: key)
         defer { ResolutionChain.leave(chain) }
         return factory(parameter)
+    }
+
+    /// Pushes this factory's frame on the current thread's chain.
+    func enter(_ parameter: P, key: FactoryKey) -> Unmanaged<ResolutionChain> {
+        ResolutionChain.enter(
+            container: container, key: key, result: T.self, isParameterized: P.self != Void.self,
+            parameter: { FrameParameter.box(parameter) })
     }
 
     /// `resolve` for a plan with options: a registration, an override, a scope to create in, a
@@ -329,7 +335,7 @@ extension FactoryRegistration {
 
     /// Runs the applicable closure inside a frame of the current resolution chain.
     func create(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        let chain = ResolutionChain.enter(container: container, key: key, result: T.self, parameter: parameter)
+        let chain = enter(parameter, key: key)
         defer { ResolutionChain.leave(chain) }
         return run(plan, parameter)
     }

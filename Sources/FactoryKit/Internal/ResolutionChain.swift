@@ -184,13 +184,18 @@ final class ResolutionChain: @unchecked Sendable {
     }
 
     /// Pushes a frame for a factory's closure on the current thread's chain, which it returns for
-    /// `leave(_:)`; reports a cycle if this resolution is already on the stack.
+    /// `leave(_:)`; reports a cycle if this resolution is already on the stack. Not generic:
+    /// `parameter` boxes the factory's parameter, and runs only where cycle detection looks at it.
     @usableFromInline
-    static func enter<P>(
-        container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
+    static func enter(
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
+        parameter: () -> FrameParameter?
     ) -> Unmanaged<ResolutionChain> {
         let chain = currentUnretained
-        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: result, parameter: parameter) }
+        chain._withUnsafeGuaranteedRef {
+            $0.push(
+                container: container, key: key, result: result, isParameterized: isParameterized, parameter: parameter)
+        }
         return chain
     }
 
@@ -205,15 +210,25 @@ final class ResolutionChain: @unchecked Sendable {
     func push<P>(
         container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
     ) {
+        push(
+            container: container, key: key, result: result, isParameterized: P.self != Void.self,
+            parameter: { FrameParameter.box(parameter) })
+    }
+
+    /// `push`, with the parameter boxed by `parameter` only where cycle detection looks at it.
+    func push(
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
+        parameter: () -> FrameParameter?
+    ) {
         let depth = frames.count
-        let recordsParameter = depth >= ResolutionChain.detectionDepth && P.self != Void.self
+        let recordsParameter = depth >= ResolutionChain.detectionDepth && isParameterized
         let frame = ResolutionFrame(
             container: ObjectIdentifier(container),
             containerType: type(of: container),
             key: key,
             resultType: result,
-            parameter: recordsParameter ? FrameParameter.box(parameter) : nil,
-            isParameterized: P.self != Void.self
+            parameter: recordsParameter ? parameter() : nil,
+            isParameterized: isParameterized
         )
         if depth >= ResolutionChain.detectionDepth {
             checkForCycle(adding: frame)
