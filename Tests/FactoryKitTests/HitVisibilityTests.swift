@@ -2,12 +2,12 @@ import FactoryKit
 import Foundation
 import Testing
 
-/// What a resolution may do without the lock is published by the resolution before it (off Apple
-/// platforms): run the closure of a factory without options, or return a plain singleton hit.
-/// Every write that could change the answer must still be seen, and a value the scope lets go
-/// must be released, however many readers race it.
+/// The cheapest resolutions (a factory without options, a plain singleton or cached hit) must
+/// still see every write that could change their answer, and a value the scope lets go must be
+/// released, however many readers race it. (These guarded the lock-free published hits of an
+/// earlier core; they hold any shortcut a later one takes to the same standard.)
 @Suite
-struct PublishedHitTests {
+struct HitVisibilityTests {
     /// Runs `body` with a singleton scope of its own, so no other test's resets interfere.
     private func isolated(_ body: () -> Void) {
         Scope.$singleton.withValue(Scope.Singleton()) { body() }

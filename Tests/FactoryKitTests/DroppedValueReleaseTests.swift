@@ -2,12 +2,12 @@ import FactoryKit
 import Foundation
 import Testing
 
-/// Values withdrawn from lock-free readers are released once no reader can hold them: none may be
-/// released while a reader holds it (ThreadSanitizer and AddressSanitizer runs check that), none
-/// may be left behind once the readers are gone, and a write returns only once what it withdrew
-/// is released, however busy readers elsewhere are.
+/// Values a write drops under racing readers are all released: none while a reader holds it
+/// (ThreadSanitizer and AddressSanitizer runs check that), none left behind once the readers are
+/// gone, and a write returns only once what it dropped is released, however busy readers
+/// elsewhere are.
 @Suite
-struct RetiredReleaseTests {
+struct DroppedValueReleaseTests {
     @Test func valuesResetUnderReadersAreAllReleasedOnceTheyStop() {
         let census = Census()
         let singleton = Scope.Singleton()
