@@ -5,15 +5,32 @@ import Foundation
 /// closure that made it, and the values it holds.
 final class ModelValue: @unchecked Sendable {
     static let serials = Counter()
+    /// The app's own lock, which user code takes in a `deinit`.
+    static let appLock = NSRecursiveLock()
 
     let serial: Int
     let label: String
     let children: [ModelValue]
+    /// The container whose definition made the value. Its `deinit` is user code with side
+    /// effects on that container, as a logger's or tracker's might be: it takes the app's lock,
+    /// resolves from the container and registers on it. It runs wherever FactoryKit lets the
+    /// value go (a reset, a pop, a registration replacing a cached value), which must be with no
+    /// lock of FactoryKit's held. Its effects are on factories the model does not observe.
+    private weak var owner: (any SharedContainer)?
 
-    init(_ label: String, children: [ModelValue] = []) {
+    init(in owner: (any SharedContainer)? = nil, _ label: String, children: [ModelValue] = []) {
         serial = ModelValue.serials.next()
+        self.owner = owner
         self.label = label
         self.children = children
+    }
+
+    deinit {
+        guard let owner else { return }
+        ModelValue.appLock.lock()
+        defer { ModelValue.appLock.unlock() }
+        _ = owner.modelDeinitProbe()
+        owner.modelDeinitTarget.register { 1 }
     }
 }
 
@@ -64,36 +81,44 @@ final class ModelContainerB: SharedContainer, @unchecked Sendable {
 
 // One definition per factory for every container type: one singleton for all of them.
 extension SharedContainer {
-    var modelPlain: Factory<ModelValue> { self { ModelValue("plain") } }
-    var modelCached: Factory<ModelValue> { self { ModelValue("cached") }.cached }
-    var modelSingleton: Factory<ModelValue> { self { ModelValue("singleton") }.singleton }
-    var modelShared: Factory<ModelValue> { self { ModelValue("shared") }.shared }
+    /// What a `ModelValue`'s `deinit` resolves (unique whatever the container's default scope)
+    /// and registers on: factories no model operation observes.
+    var modelDeinitProbe: Factory<Int> { self { 0 }.unique }
+    var modelDeinitTarget: Factory<Int> { self { 0 }.unique }
+    var modelPlain: Factory<ModelValue> { self { ModelValue(in: self, "plain") } }
+    var modelCached: Factory<ModelValue> { self { ModelValue(in: self, "cached") }.cached }
+    var modelSingleton: Factory<ModelValue> { self { ModelValue(in: self, "singleton") }.singleton }
+    var modelShared: Factory<ModelValue> { self { ModelValue(in: self, "shared") }.shared }
     var modelArgument: Factory<ModelValue> {
-        self { ModelValue("argument") }.onArg(ReferenceModel.argument) { ModelValue("argument.arg") }
+        self { ModelValue(in: self, "argument") }.onArg(ReferenceModel.argument) {
+            ModelValue(in: self, "argument.arg")
+        }
     }
     var modelPerParameter: ParameterFactory<Int, ModelValue> {
-        self { ModelValue("perParameter#\($0)") }.cached.scopeOnParameters
+        self { ModelValue(in: self, "perParameter#\($0)") }.cached.scopeOnParameters
     }
-    var modelOnceCached: Factory<ModelValue> { self { ModelValue("onceCached") }.cached.once() }
+    var modelOnceCached: Factory<ModelValue> { self { ModelValue(in: self, "onceCached") }.cached.once() }
     var modelDecorated: Factory<ModelValue> {
-        self { ModelValue("decorated") }.decorator { ModelDecorations.shared.record(.factory(instantiated: $1), $0) }
+        self { ModelValue(in: self, "decorated") }.decorator {
+            ModelDecorations.shared.record(.factory(instantiated: $1), $0)
+        }
     }
     var modelFirstParameter: ParameterFactory<Int, ModelValue> {
-        self { ModelValue("firstParameter#\($0)") }.cached
+        self { ModelValue(in: self, "firstParameter#\($0)") }.cached
     }
-    var modelGraphPart: Factory<ModelValue> { self { ModelValue("graphPart") }.graph }
+    var modelGraphPart: Factory<ModelValue> { self { ModelValue(in: self, "graphPart") }.graph }
     var modelGraphPair: Factory<ModelValue> {
-        self { ModelValue("graphPair", children: [self.modelGraphPart(), self.modelGraphPart()]) }
+        self { ModelValue(in: self, "graphPair", children: [self.modelGraphPart(), self.modelGraphPart()]) }
     }
 }
 
 // One definition per container type: one singleton each.
 extension ModelContainerA {
-    var modelTypeLogger: Factory<ModelValue> { self { ModelValue("typeLogger.A") }.singleton }
+    var modelTypeLogger: Factory<ModelValue> { self { ModelValue(in: self, "typeLogger.A") }.singleton }
 }
 
 extension ModelContainerB {
-    var modelTypeLogger: Factory<ModelValue> { self { ModelValue("typeLogger.B") }.singleton }
+    var modelTypeLogger: Factory<ModelValue> { self { ModelValue(in: self, "typeLogger.B") }.singleton }
 }
 
 /// Applies model operations to FactoryKit itself, with fresh containers and singleton caches.
@@ -225,7 +250,8 @@ final class ModelHarness {
             container.manager.defaultScope = scope.map(Self.scope)
         case .containerDecorator(let on):
             container.decorator(
-                on ? { ModelDecorations.shared.record(.container, $0 as! ModelValue) } : nil)
+                // Values a `ModelValue`'s `deinit` resolves are not the model's.
+                on ? { if let value = $0 as? ModelValue { ModelDecorations.shared.record(.container, value) } } : nil)
         case .argument(let on):
             if on {
                 FactoryContext.setArg(ReferenceModel.argument, forKey: Self.argumentKey)
