@@ -8,17 +8,11 @@ import FactoryKitAtomics
 typealias AtomicWord = UnsafeMutablePointer<fk_word>
 
 extension UnsafeMutablePointer where Pointee == fk_word {
-    func load() -> UInt { fk_load(self) }
     @inlinable
     func loadRelaxed() -> UInt { fk_load_relaxed(self) }
     func loadAcquiring() -> UInt { fk_load_acquire(self) }
     func storeRelaxed(_ value: UInt) { fk_store_relaxed(self, value) }
     func storeReleasing(_ value: UInt) { fk_store_release(self, value) }
-    func exchange(_ value: UInt) -> UInt { fk_exchange(self, value) }
-    /// Adds `delta`, wrapping, and returns the word as it was.
-    func fetchAdd(_ delta: UInt) -> UInt { fk_fetch_add(self, delta) }
-    /// Subtracts `delta`, wrapping, and returns the word as it was.
-    func fetchSubtract(_ delta: UInt) -> UInt { fk_fetch_sub(self, delta) }
 
     /// Stores `desired` if the word holds `expected`; returns what it held.
     func compareExchange(expected: UInt, desired: UInt) -> (exchanged: Bool, original: UInt) {

@@ -23,21 +23,6 @@ enum MachineWord {
         Int(truncatingIfNeeded: (word &* goldenRatio) &>> (Int(UInt.bitWidth) &- bits))
     }
 
-    /// How many bits a counter word gives each of its two halves.
-    static var halfBits: Int { Int(Int.bitWidth / 2) }
-
-    /// What a reader of `generation` (0 or 1) adds to a counter word that counts generation 0 in
-    /// its low half and generation 1 in its high half.
-    static func halfIncrement(generation: Int) -> Int {
-        generation == 0 ? 1 : 1 &<< halfBits
-    }
-
-    /// The bits of a counter word that count readers of `generation` (0 or 1).
-    static func halfMask(generation: Int) -> Int {
-        let low = (1 &<< halfBits) &- 1
-        return generation == 0 ? low : ~low
-    }
-
     /// Low bits of an object's address that are always zero, free to carry a tag: objects begin
     /// with two pointers and are aligned to at least a pointer, four bytes on 32-bit platforms.
     static var addressTagMask: UInt { 3 }

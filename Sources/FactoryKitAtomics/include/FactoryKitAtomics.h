@@ -20,33 +20,19 @@ static inline uintptr_t fk_load_relaxed(fk_word *word) {
 static inline uintptr_t fk_load_acquire(fk_word *word) {
     return atomic_load_explicit(&word->value, memory_order_acquire);
 }
-static inline uintptr_t fk_load(fk_word *word) {
-    return atomic_load_explicit(&word->value, memory_order_seq_cst);
-}
 static inline void fk_store_relaxed(fk_word *word, uintptr_t value) {
     atomic_store_explicit(&word->value, value, memory_order_relaxed);
 }
 static inline void fk_store_release(fk_word *word, uintptr_t value) {
     atomic_store_explicit(&word->value, value, memory_order_release);
 }
-static inline uintptr_t fk_exchange(fk_word *word, uintptr_t value) {
-    return atomic_exchange_explicit(&word->value, value, memory_order_seq_cst);
-}
 /// Stores `desired` if the word holds `*expected`; otherwise loads the word into `*expected`.
 static inline bool fk_compare_exchange(fk_word *word, uintptr_t *expected, uintptr_t desired) {
     return atomic_compare_exchange_strong_explicit(
         &word->value, expected, desired, memory_order_seq_cst, memory_order_seq_cst);
 }
-/// Adds `delta` (wrapping) and returns the word as it was before.
-static inline uintptr_t fk_fetch_add(fk_word *word, uintptr_t delta) {
-    return atomic_fetch_add_explicit(&word->value, delta, memory_order_seq_cst);
-}
 static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
     return atomic_fetch_add_explicit(&word->value, delta, memory_order_relaxed);
-}
-/// Subtracts `delta` (wrapping) and returns the word as it was before.
-static inline uintptr_t fk_fetch_sub(fk_word *word, uintptr_t delta) {
-    return atomic_fetch_sub_explicit(&word->value, delta, memory_order_seq_cst);
 }
 
 /// Words per 64-byte cache line.
