@@ -90,9 +90,8 @@ extension SharedContainer {
     var modelSingleton: Factory<ModelValue> { self { ModelValue(in: self, "singleton") }.singleton }
     var modelShared: Factory<ModelValue> { self { ModelValue(in: self, "shared") }.shared }
     var modelArgument: Factory<ModelValue> {
-        self { ModelValue(in: self, "argument") }.onArg(ReferenceModel.argument) {
-            ModelValue(in: self, "argument.arg")
-        }
+        // The override is stored in the container: capturing `self` there would make a cycle.
+        self { ModelValue(in: self, "argument") }.onArg(ReferenceModel.argument) { ModelValue("argument.arg") }
     }
     var modelPerParameter: ParameterFactory<Int, ModelValue> {
         self { ModelValue(in: self, "perParameter#\($0)") }.cached.scopeOnParameters
