@@ -46,6 +46,14 @@ final class InFlight: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether the result is published: a thread waiting for a finished creation is about to
+    /// return, so it closes no cycle.
+    var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
     /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.
     @usableFromInline
     func wait(from chain: ResolutionChain) -> Any {
@@ -96,7 +104,10 @@ enum WaitGraph {
             var awaited = flight
             while awaited.owner !== chain {
                 let owner = awaited.owner
-                guard let next = owner.waitingFor else {
+                // A finished creation is no wait: its waiter is about to return, however long it
+                // has not yet left the graph. Only creations in progress, whose creators are
+                // inside them, can close a cycle.
+                guard let next = owner.waitingFor, !awaited.isFinished, !next.isFinished else {
                     chain.waitingFor = flight
                     chain.waitingFrames = chain.frames.array
                     return nil
