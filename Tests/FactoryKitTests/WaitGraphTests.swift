@@ -53,15 +53,17 @@ struct WaitGraphTests {
     @Test func registersRacingCreationsReportNoCycle() async {
         let container = GraphContainer()
         let singletons = Scope.Singleton()
-        let deadline = Date().addingTimeInterval(1)
         let rounds = await withTaskGroup(of: Int.self) { group in
             for lane in 0..<4 {
                 group.addTask {
                     await withCheckedContinuation { continuation in
                         Thread.detachNewThread {
+                            // Timed from the thread's own start, and at least a few rounds: on a
+                            // loaded machine a thread may start late.
+                            let deadline = Date().addingTimeInterval(1)
                             var rounds = 0
                             Scope.$singleton.withValue(singletons) {
-                                while Date() < deadline {
+                                while rounds < 50 || Date() < deadline {
                                     switch (rounds + lane) % 2 {
                                     case 0: container.register(\.config) { _ in Config() }
                                     default: container.register(\.store) { Store(config: $0.config()) }
