@@ -24,8 +24,8 @@ struct WaitGraphTests {
         }
     }
 
-    final class GraphContainer: SharedContainer, @unchecked Sendable {
-        static let shared = GraphContainer()
+    final class RacingRegistersContainer: SharedContainer, @unchecked Sendable {
+        static let shared = RacingRegistersContainer()
         let manager = ContainerManager()
 
         var config: Factory<Config> { self { Config() }.singleton }
@@ -51,7 +51,7 @@ struct WaitGraphTests {
     }
 
     @Test func registersRacingCreationsReportNoCycle() async {
-        let container = GraphContainer()
+        let container = RacingRegistersContainer()
         let singletons = Scope.Singleton()
         let rounds = await withTaskGroup(of: Int.self) { group in
             for lane in 0..<4 {
