@@ -12,11 +12,15 @@ final class ModelValue: @unchecked Sendable {
     let label: String
     let children: [ModelValue]
     /// The container whose definition made the value. Its `deinit` is user code with side
-    /// effects on that container, as a logger's or tracker's might be: it takes the app's lock,
-    /// resolves from the container and registers on it. It runs wherever FactoryKit lets the
-    /// value go (a reset, a pop, a registration replacing a cached value), which must be with no
-    /// lock of FactoryKit's held. Its effects are on factories the model does not observe.
+    /// effects, as a logger's or tracker's might be: it takes the app's lock, resolves from a
+    /// container and registers on it. It runs wherever FactoryKit lets the value go (a reset, a
+    /// pop, a registration replacing a cached value), which must be with no lock of FactoryKit's
+    /// held. It uses `sideContainer`, not its owner: resolving from the owner would run the
+    /// owner's pending `autoRegister()` at a moment the model does not predict.
     private weak var owner: (any SharedContainer)?
+
+    /// What `deinit`s resolve from and register on.
+    static let sideContainer = Container()
 
     init(in owner: (any SharedContainer)? = nil, _ label: String, children: [ModelValue] = []) {
         serial = ModelValue.serials.next()
@@ -26,11 +30,13 @@ final class ModelValue: @unchecked Sendable {
     }
 
     deinit {
-        guard let owner else { return }
+        guard owner != nil else { return }
         ModelValue.appLock.lock()
         defer { ModelValue.appLock.unlock() }
-        _ = owner.modelDeinitProbe()
-        owner.modelDeinitTarget.register { 1 }
+        let side = ModelValue.sideContainer
+        _ = side.modelDeinitProbe()
+        side.modelDeinitTarget.register { 1 }
+        _ = side.modelDeinitTarget()
     }
 }
 
