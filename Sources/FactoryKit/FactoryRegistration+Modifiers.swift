@@ -115,15 +115,6 @@ extension FactoryIdentity {
         ScopeWrite.setSingleton(container: container, key: key, site: site, once: once)
     }
 
-    /// Moves the factory to another scope, dropping what the previous scope held for it. Naming
-    /// the scope that was already in force (the container's `defaultScope`) drops nothing.
-    ///
-    /// Moving between two `Singleton` instances keeps both caches: each is a separate set of
-    /// singletons, not a previous scope.
-    func changeScope(of record: FactoryRecord, to scope: Scope, in state: inout ManagerState) {
-        ScopeWrite.change(record, to: scope, singletonKey: singletonKey, in: &state)
-    }
-
     /// Stores the override `makeBox()` boxes in each of `contexts`; `makeBox` also returns the
     /// closure the box runs, as the modifier received it, whose words are `words`.
     ///

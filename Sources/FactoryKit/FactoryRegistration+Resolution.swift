@@ -56,14 +56,11 @@ struct ResolutionPlan {
     }
 
     /// Whether the plan is a hit.
-    @inlinable
     var isHit: Bool { kind == .hitBoxed || kind == .hitObject }
 
     /// The value of a hit.
-    @inlinable
     func hitValue<T>(as type: T.Type) -> T {
-        let object = hit.unsafelyUnwrapped
-        return kind == .hitBoxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
+        SlotLookup.value(hit.unsafelyUnwrapped, boxed: kind == .hitBoxed, as: T.self)
     }
 
     /// The factory's own decorator, if the plan carries it (see `object`).
@@ -113,9 +110,7 @@ struct ResolutionRequest {
     private func plan(
         _ record: FactoryRecord, _ state: ManagerState, _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
-        if !record.isResolutionCurrent {
-            record.refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator)
-        }
+        record.refreshResolutionIfStale(in: state)
         // Borrowed, as are the scope and the singleton cache below: the record holds its options
         // while the lock is held, and the options hold their scope. The plan retains only what it
         // keeps.

@@ -107,11 +107,10 @@ final class FactoryRecord {
         return (scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0) | 2 | (once ? 1 : 0)
     }
 
-    /// The options a resolution reads, rebuilt if a write made them stale. Under the manager's
-    /// lock.
-    func currentResolution(in state: ManagerState) -> ResolutionOptions? {
+    /// Rebuilds the options a resolution reads (`resolution`) if a write made them stale. Under the
+    /// manager's lock.
+    func refreshResolutionIfStale(in state: ManagerState) {
         if !isResolutionCurrent { refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator) }
-        return resolution
     }
 
     @usableFromInline

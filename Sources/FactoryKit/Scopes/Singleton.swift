@@ -80,19 +80,6 @@ extension Scope {
             return address != 0 ? address : nil
         }
 
-        /// Whether `identifier` is the instance `current` returns: one atomic load while `main` is
-        /// the only instance alive, a task-local read otherwise.
-        static func isCurrent(_ identifier: ObjectIdentifier) -> Bool {
-            if let main = currentAddressIfMain { return main == UInt(bitPattern: identifier) }
-            return isCurrentReadingTaskLocal(identifier)
-        }
-
-        /// `isCurrent` while other instances are alive; out of line, since it reads the task-local.
-        @usableFromInline
-        static func isCurrentReadingTaskLocal(_ identifier: ObjectIdentifier) -> Bool {
-            ObjectIdentifier(current) == identifier
-        }
-
         /// How many `Singleton` instances are alive.
         static var population: AtomicCounter { AtomicCounter(ProcessWords.singletons) }
 
@@ -126,7 +113,7 @@ extension Scope {
 
         var forCaller: Singleton {
             // While `main` is the only instance alive, every task is bound to it.
-            isMain && Singleton.population.value != 1 ? Scope.singleton : self
+            isBoundPerTask ? Scope.singleton : self
         }
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
@@ -191,17 +178,9 @@ extension Scope {
             }
         }
 
-        /// The value `memo` holds for a factory without `scopeOnParameters` or a time to live, if
-        /// `memo` is still this cache's entry for the factory defined at `site`; `nil` sends the
-        /// resolution down the full path of `lookup`.
-        func plainHit<T>(_ memo: SingletonEntry, site: DefinitionSite, as type: T.Type) -> T? {
-            storage.withLock { _ in
-                guard owns(memo, site: site), case .value(.strong(let box), _)? = memo.group.slot else { return nil }
-                return unsafeDowncast(box, to: ValueBox<T>.self).value
-            }
-        }
-
-        /// `plainHit`, returning the value's box; for code not specialized for the value's type.
+        /// The box of the value `memo` holds for a factory without `scopeOnParameters` or a time to
+        /// live, if `memo` is still this cache's entry for the factory defined at `site`; `nil`
+        /// sends the resolution down the full path of `lookup`.
         @usableFromInline
         func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
             storage.withLock { _ in
