@@ -10,10 +10,15 @@ let package = Package(
         .library(name: "FactoryKit", targets: ["FactoryKit"]),
         .library(name: "FactoryKitDynamic", type: .dynamic, targets: ["FactoryKit"]),
         .library(name: "FactoryTesting", targets: ["FactoryTesting"]),
+        // For packages written against Factory 2.x, which name the product `Factory` and write
+        // `import Factory`: the same library under that name.
+        .library(name: "Factory", targets: ["Factory"]),
         .plugin(name: "ValidateFactories", targets: ["ValidateFactories"]),
     ],
     targets: [
         .target(name: "FactoryKit", dependencies: ["FactoryKitAtomics"]),
+        // `import Factory`, as Factory 2.x clients write it: re-exports FactoryKit.
+        .target(name: "Factory", dependencies: ["FactoryKit"]),
         // C11 atomics for FactoryKit, available on every platform and OS version it supports.
         .target(name: "FactoryKitAtomics"),
         // `swift package validate-factories`: writes the manifest of every factory of a target,
