@@ -1,7 +1,12 @@
 #if canImport(Darwin)
     import os
 #else
-    import Synchronization
+    import FactoryKitAtomics
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 #endif
 
 /// State guarded by the cheapest non-recursive lock the platform offers.
@@ -18,7 +23,10 @@ final class Locked<State>: @unchecked Sendable {
         // `Mutex` needs macOS 15 / iOS 18; `os_unfair_lock` is as cheap and available everywhere.
         @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
-        @usableFromInline let mutex = Mutex(())
+        // A futex lock (`fk_lock`): `Synchronization.Mutex` on Linux reads the thread's id from
+        // thread-local storage on each acquisition and uses priority-inheritance futexes, which
+        // enter the kernel on any contention; this one is an atomic instruction each way.
+        @usableFromInline let lock: UnsafeMutablePointer<fk_lock>
         // Copied from the global hooks so a lock reads them without a lazy-global check.
         @usableFromInline let acquireHook = ThreadSanitizerHooks.acquire
         @usableFromInline let releaseHook = ThreadSanitizerHooks.release
@@ -28,19 +36,19 @@ final class Locked<State>: @unchecked Sendable {
 
     @usableFromInline
     init(_ initial: State) {
+        lock = .allocate(capacity: 1)
         #if canImport(Darwin)
-            lock = .allocate(capacity: 1)
             lock.initialize(to: os_unfair_lock())
+        #else
+            lock.initialize(to: fk_lock())
         #endif
         state = initial
     }
 
-    #if canImport(Darwin)
-        deinit {
-            lock.deinitialize(count: 1)
-            lock.deallocate()
-        }
-    #endif
+    deinit {
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
 
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
@@ -48,14 +56,19 @@ final class Locked<State>: @unchecked Sendable {
             defer { os_unfair_lock_unlock(lock) }
             return try withState(body)
         #else
-            return try mutex.withLock { _ throws -> sending Result in
-                let token = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-                if let acquireHook { acquireHook(token) }
-                defer { if let releaseHook { releaseHook(token) } }
-                // The state never leaves the lock; the result is the caller's to share or not.
-                nonisolated(unsafe) let result = try withState(body)
-                return result
+            let me = UInt(pthread_self())
+            // os_unfair_lock traps on a recursive acquisition; so does this one.
+            precondition(fk_lock_owner(lock) != me, "FactoryKit took one of its locks recursively")
+            fk_lock_acquire(lock)
+            fk_lock_set_owner(lock, me)
+            let token = UnsafeRawPointer(lock)
+            if let acquireHook { acquireHook(token) }
+            defer {
+                if let releaseHook { releaseHook(token) }
+                fk_lock_set_owner(lock, 0)
+                fk_lock_release(lock)
             }
+            return try withState(body)
         #endif
     }
 

@@ -5,11 +5,12 @@
         import Musl
     #endif
 
-    /// Tells ThreadSanitizer, when it is loaded, about the ordering `Synchronization.Mutex` provides.
+    /// Tells ThreadSanitizer, when it is loaded, about the ordering `Locked`'s futex lock provides.
     ///
-    /// On Linux `Mutex` is built on futexes inside the standard library, which ThreadSanitizer does
-    /// not instrument, so without these hooks every access to locked state looks like a race. The
-    /// hooks are looked up once; in a normal build they are `nil` and cost one branch per lock.
+    /// The lock's atomics are C code, instrumented only when the C target is compiled with the
+    /// sanitizer, and its sleeps are raw `futex` system calls, which ThreadSanitizer does not
+    /// model; the hooks state the ordering whatever was instrumented. They are looked up once; in a
+    /// normal build they are `nil` and cost one branch per lock.
     @usableFromInline
     enum ThreadSanitizerHooks {
         @usableFromInline

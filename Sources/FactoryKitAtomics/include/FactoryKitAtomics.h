@@ -51,4 +51,53 @@ static inline fk_word *fk_process_line(intptr_t line) {
     return &fk_process_words[line * (intptr_t)FK_LINE_WORDS];
 }
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// A lock for Linux, on a futex: 0 free, 1 held, 2 held with threads waiting. Taking it free and
+/// giving it up with no one waiting are one atomic instruction each, inlined into the caller;
+/// a thread that finds it held sleeps in the kernel (never spins) until the holder wakes one
+/// waiter. Not recursive, not fair, no priority inheritance: FactoryKit holds it for a few
+/// hundred instructions and never around user code. Its owner, a thread's `pthread_self()`, is
+/// kept for the recursion check only.
+typedef struct {
+    _Atomic(uint32_t) state;
+    _Atomic(uintptr_t) owner;
+} fk_lock;
+
+/// Takes `lock`, sleeping while another thread holds it: the contended half of
+/// `fk_lock_acquire`. It marks the lock contended, so whoever gives it up next wakes one sleeper,
+/// which takes it marked contended again (it cannot tell whether others still sleep).
+static __attribute__((noinline)) void fk_lock_wait(fk_lock *lock) {
+    while (atomic_exchange_explicit(&lock->state, 2, memory_order_acquire) != 0) {
+        syscall(SYS_futex, &lock->state, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+    }
+}
+/// Wakes one thread sleeping on `lock`: the contended half of `fk_lock_release`.
+static __attribute__((noinline)) void fk_lock_wake(fk_lock *lock) {
+    syscall(SYS_futex, &lock->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static inline void fk_lock_acquire(fk_lock *lock) {
+    uint32_t expected = 0;
+    if (!atomic_compare_exchange_strong_explicit(
+            &lock->state, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
+        fk_lock_wait(lock);
+    }
+}
+static inline void fk_lock_release(fk_lock *lock) {
+    if (atomic_exchange_explicit(&lock->state, 0, memory_order_release) == 2) {
+        fk_lock_wake(lock);
+    }
+}
+static inline uintptr_t fk_lock_owner(fk_lock *lock) {
+    return atomic_load_explicit(&lock->owner, memory_order_relaxed);
+}
+static inline void fk_lock_set_owner(fk_lock *lock, uintptr_t owner) {
+    atomic_store_explicit(&lock->owner, owner, memory_order_relaxed);
+}
+#endif
+
 #endif
