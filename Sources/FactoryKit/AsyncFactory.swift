@@ -33,7 +33,7 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
 
     /// Creates an async factory on `container`, keyed by `key` (the enclosing property's name).
     public init(
-        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
+        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
         line: UInt = #line, _ factory: @escaping AsyncFactoryType<T>
     ) {
         registration = AsyncFactoryRegistration(
@@ -92,7 +92,7 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
 
     /// Creates an async parameter factory on `container`, keyed by `key`.
     public init(
-        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
+        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
         line: UInt = #line, _ factory: @escaping AsyncParameterFactoryType<P, T>
     ) {
         registration = AsyncFactoryRegistration(

@@ -119,7 +119,7 @@ extension AsyncFactoryRegistration {
         }
         traced.map { end($0, stack: stack) { $0.complete($1, tag: tag, value: value) } }
         if Diagnostics.isObserving, tag != .cache, closureTag(plan) == .factory {
-            TestSupport.noteLiveResolution(key, description: description)
+            TestSupport.noteLiveResolution(key, site: site, description: description)
         }
         let instantiated = tag.isNew
         if let decorator = plan.decorator {

@@ -35,7 +35,7 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// record where the factory is defined; leave them to their defaults.
     @inlinable
     public init(
-        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
+        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
         line: UInt = #line, _ factory: @escaping VoidFactoryType<T>
     ) {
         self.init(

@@ -9,11 +9,14 @@ extension FactoryIdentity {
         }
         guard isFirst else { return }
         let modifier = contexts.entries.first { $0.box === override }.map { $0.key.modifierName } ?? "context"
-        Diagnostics.log(
-            "FactoryKit: \(factory) has a registration, but its \(modifier) override applies here and wins, "
-                + "so the registration is not used. To replace the factory in this context, register for the "
-                + "context (`\(type(of: container)).shared.\(key.name.string)\(modifier) { ... }`) and end the "
-                + "definition with .once(), so that it does not put its own override back.")
+        let message =
+            "\(factory) has a registration, but its \(modifier) override applies here and wins, "
+            + "so the registration is not used. To replace the factory in this context, register for the "
+            + "context (`\(type(of: container)).shared.\(key.name.string)\(modifier) { ... }`) and end the "
+            + "definition with .once(), so that it does not put its own override back."
+        Diagnostics.log("FactoryKit: " + message)
+        // A mock that is not used fails the test that registered it: say why, in that test.
+        _ = TestSupport.recordInTest(message, site: site)
     }
 }
 

@@ -23,7 +23,7 @@ extension ManagedContainer {
     /// them to their defaults.
     @inlinable
     public func callAsFunction<T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line,
         _ factory: @escaping VoidFactoryType<T>
     ) -> Factory<T> {
         Factory(self, key: key, file: file, line: line, factory)
@@ -32,7 +32,7 @@ extension ManagedContainer {
     /// Defines a factory that takes a parameter: `self { id in User(id: id) }`.
     @inlinable
     public func callAsFunction<P, T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line,
         _ factory: @escaping ParameterFactoryType<P, T>
     ) -> ParameterFactory<P, T> {
         ParameterFactory(self, key: key, file: file, line: line, factory)
@@ -41,7 +41,7 @@ extension ManagedContainer {
     /// Defines an asynchronous factory: `self { try await Database.open() }`; see ``AsyncFactory``.
     @inlinable
     public func callAsFunction<T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line,
         _ factory: @escaping AsyncFactoryType<T>
     ) -> AsyncFactory<T> {
         AsyncFactory(self, key: key, file: file, line: line, factory)
@@ -50,7 +50,7 @@ extension ManagedContainer {
     /// Defines an asynchronous factory that takes a parameter: `self { id in try await Report.load(id) }`.
     @inlinable
     public func callAsFunction<P: Sendable, T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line,
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line,
         _ factory: @escaping AsyncParameterFactoryType<P, T>
     ) -> AsyncParameterFactory<P, T> {
         AsyncParameterFactory(self, key: key, file: file, line: line, factory)
@@ -68,7 +68,7 @@ extension ManagedContainer {
     /// resolving it stops the program with a message naming the factory (see
     /// ``ContainerManager/promiseTriggersError``).
     public func promised<T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> Factory<T?> {
         Factory<T?>(self, key: key, file: file, line: line) { [self] in
             unregisteredPromise(key: key, result: T?.self, file: file, line: line)
@@ -77,7 +77,7 @@ extension ManagedContainer {
 
     /// Defines a factory with a parameter that another module must register before it is used.
     public func promised<P, T>(
-        key: StaticString = #function, file: StaticString = #fileID, line: UInt = #line
+        key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line
     ) -> ParameterFactory<P, T?> {
         ParameterFactory<P, T?>(self, key: key, file: file, line: line) { [self] _ in
             unregisteredPromise(key: key, result: T?.self, file: file, line: line)
@@ -101,7 +101,7 @@ extension ManagedContainer {
             + "or set manager.promiseTriggersError = false to resolve it to nil."
         // In a test run through FactoryTesting, a test failure that names the factory; the
         // resolution goes on with nil.
-        if TestSupport.recordInTest(message, fileID: file, line: line) { return nil }
+        if TestSupport.recordInTest(message, file: file, line: line) { return nil }
         Diagnostics.stop(message, file: file, line: line)
     }
 

@@ -21,7 +21,7 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     /// Creates a parameter factory on `container`, keyed by `key` (the enclosing property's name).
     @inlinable
     public init(
-        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #fileID,
+        _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
         line: UInt = #line, _ factory: @escaping ParameterFactoryType<P, T>
     ) {
         registration = FactoryRegistration(

@@ -12,31 +12,81 @@ package enum TestSupport {
     /// Factories marked `liveInTests()`, which strict tests let resolve their definition.
     static let liveInTests = Locked<Set<FactoryKey>>([])
 
+    /// Whether a stop inside a test has been announced; the process ends after the first.
+    private static let stopAnnounced = Locked(false)
+
     /// Lets the factory at `key` resolve its definition in strict tests; see `liveInTests()`.
     static func markLive(_ key: FactoryKey) {
         liveInTests.withLock { _ = $0.insert(key) }
     }
 
-    /// Records a problem in the running test and returns true, or returns false outside tests.
-    static func recordInTest(_ message: String, fileID: StaticString, line: UInt) -> Bool {
+    /// Records a problem in the running test, at `file` and `line` (a path, as `#filePath` gives
+    /// it), and returns true; returns false outside tests.
+    static func recordInTest(_ message: String, file: StaticString, line: UInt) -> Bool {
         guard let reporter else { return false }
-        reporter.recordIssue(message, fileID: "\(fileID)", line: Int(line))
+        reporter.recordIssue(message, at: IssueLocation(filePath: "\(file)", line: Int(line)))
         return true
     }
 
+    /// Records a problem in the running test at the definition of the factory it concerns.
+    static func recordInTest(_ message: String, site: DefinitionSite) -> Bool {
+        guard let reporter else { return false }
+        reporter.recordIssue(message, at: IssueLocation(site))
+        return true
+    }
+
+    /// Before FactoryKit stops the process inside a test (a dependency cycle has no value to go
+    /// on with): prints the test's name and the message, once, so the run's log says which test
+    /// stopped it and why even where the crash report is lost.
+    static func announceStop(_ message: String) {
+        guard let reporter else { return }
+        let isFirst = stopAnnounced.withLock { announced in
+            defer { announced = true }
+            return !announced
+        }
+        guard isFirst else { return }
+        Diagnostics.writeToStandardError(
+            "FactoryKit stops the test run in \(reporter.testDescription): \(message)")
+    }
+
     /// Notes, in a strict test, that `factory` resolved with its definition's own closure.
-    static func noteLiveResolution(_ key: FactoryKey, description: @autoclosure () -> String) {
+    static func noteLiveResolution(_ key: FactoryKey, site: DefinitionSite, description: @autoclosure () -> String) {
         guard let strictness else { return }
         guard !liveInTests.withLock({ $0.contains(key) }) else { return }
-        strictness.resolvedLive(description())
+        strictness.resolvedLive(description(), at: IssueLocation(site))
+    }
+}
+
+/// Where a test issue points: a file by its path and a line.
+package struct IssueLocation: Sendable, Equatable {
+    /// The file's path, absolute when it came from `#filePath` (every definition's default).
+    package let filePath: String
+    package let line: Int
+
+    package init(filePath: String, line: Int) {
+        self.filePath = filePath
+        self.line = line
+    }
+
+    init(_ site: DefinitionSite) {
+        self.init(filePath: site.file.string, line: Int(site.line))
+    }
+
+    /// `Module/File.swift`, as `#fileID` would give it: the file and the folder holding it,
+    /// which for a package's sources is its target.
+    package var fileID: String {
+        let components = filePath.split(separator: "/", omittingEmptySubsequences: true)
+        return components.suffix(2).joined(separator: "/")
     }
 }
 
 /// Records an issue in the test that is running (Swift Testing's `Issue.record`, XCTest's
-/// `XCTFail`).
+/// failure).
 package protocol TestIssueReporting: Sendable {
-    /// Records `message` as a failure of the current test, at `fileID` and `line`.
-    func recordIssue(_ message: String, fileID: String, line: Int)
+    /// Records `message` as a failure of the current test, at `location` if there is one.
+    func recordIssue(_ message: String, at location: IssueLocation?)
+    /// The running test, as a log names it.
+    var testDescription: String { get }
 }
 
 /// The factories a strict test resolved without registering or overriding them, each reported
@@ -56,11 +106,11 @@ package final class StrictResolutions: Sendable {
         Diagnostics.settings.withLock { $0.strictTests -= 1 }
     }
 
-    func resolvedLive(_ factory: String) {
+    func resolvedLive(_ factory: String, at location: IssueLocation) {
         guard reported.withLock({ $0.insert(factory).inserted }) else { return }
         reporter.recordIssue(
             "\(factory) resolved its live definition in a strict test. Register a replacement in the test "
                 + "(`.register { ... }`), or mark the factory `.liveInTests()` if it is safe to use as is.",
-            fileID: "", line: 0)
+            at: location)
     }
 }

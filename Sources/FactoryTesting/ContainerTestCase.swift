@@ -33,7 +33,7 @@
         /// `promised()` factory fails the test (and resolves to `nil`) instead of stopping the
         /// process.
         open override func invokeTest() {
-            reportingToTest(XCTestIssueReporter(), strict: isStrict) {
+            reportingToTest(XCTestIssueReporter(testCase: self), strict: isStrict) {
                 withTestContainer(singletons: singletonIsolation) {
                     super.invokeTest()
                 }

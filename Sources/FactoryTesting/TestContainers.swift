@@ -12,23 +12,30 @@ public import FactoryKit
 /// }
 /// ```
 ///
+/// A mistake FactoryKit can go on from (an unregistered `promised()`, a task-bound factory
+/// outside its block, a registration a context override hides) fails the running test instead of
+/// stopping the process: in a Swift Testing test, at the factory's definition; under XCTest, at
+/// this call (`file` and `line`, which you leave to their defaults), naming the definition.
+///
 /// The container is bound to the current task (and the tasks it starts), never globally, so tests
 /// running at the same time stay apart. Code on a `Thread`, a `DispatchQueue` or in
 /// `Task.detached` does not inherit it: pass the container there, or rebind it with
 /// `Container.$shared.withValue(container) { ... }`.
 @discardableResult
 public func withTestContainer<Result>(
-    singletons: SingletonIsolation = .cloned, _ body: () throws -> Result
+    singletons: SingletonIsolation = .cloned, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () throws -> Result
 ) rethrows -> Result {
-    try withTestContainer(Container.$shared, Container(), singletons: singletons, body)
+    try withTestContainer(Container.$shared, Container(), singletons: singletons, file: file, line: line, body)
 }
 
 /// Runs an asynchronous `body` with a fresh `Container.shared` and a singleton cache of its own.
 @discardableResult
 public func withTestContainer<Result>(
-    singletons: SingletonIsolation = .cloned, _ body: () async throws -> Result
+    singletons: SingletonIsolation = .cloned, file: StaticString = #filePath, line: UInt = #line,
+    _ body: () async throws -> Result
 ) async rethrows -> Result {
-    try await withTestContainer(Container.$shared, Container(), singletons: singletons, body)
+    try await withTestContainer(Container.$shared, Container(), singletons: singletons, file: file, line: line, body)
 }
 
 /// Runs `body` with `shared` bound to `container` and a singleton cache of its own: the same for a
@@ -40,10 +47,12 @@ public func withTestContainer<Result>(
 @discardableResult
 public func withTestContainer<C: SharedContainer, Result>(
     _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
-    _ body: () throws -> Result
+    file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Result
 ) rethrows -> Result {
-    try Scope.$singleton.withValue(singletons.makeSingletons()) {
-        try shared.withValue(container(), operation: body)
+    try reportingIfUnreported(CallSiteIssueReporter(file: file, line: line)) {
+        try Scope.$singleton.withValue(singletons.makeSingletons()) {
+            try shared.withValue(container(), operation: body)
+        }
     }
 }
 
@@ -51,9 +60,11 @@ public func withTestContainer<C: SharedContainer, Result>(
 @discardableResult
 public func withTestContainer<C: SharedContainer, Result>(
     _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
-    _ body: () async throws -> Result
+    file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Result
 ) async rethrows -> Result {
-    try await Scope.$singleton.withValue(singletons.makeSingletons()) {
-        try await shared.withValue(container(), operation: body)
+    try await reportingIfUnreported(CallSiteIssueReporter(file: file, line: line)) {
+        try await Scope.$singleton.withValue(singletons.makeSingletons()) {
+            try await shared.withValue(container(), operation: body)
+        }
     }
 }

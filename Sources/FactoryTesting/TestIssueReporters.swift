@@ -5,28 +5,85 @@ import Testing
     import XCTest
 #endif
 
-/// Records FactoryKit's problems (an unregistered `promised()` factory, a live factory in a
-/// strict test) as Swift Testing issues of the running test.
+/// Records FactoryKit's problems (an unregistered `promised()` factory, a task-bound factory
+/// outside its block, a registration a context override hides, a live factory in a strict test)
+/// as Swift Testing issues of the running test, at the definition of the factory concerned.
 struct SwiftTestingIssueReporter: TestIssueReporting {
-    func recordIssue(_ message: String, fileID: String, line: Int) {
-        if line > 0, fileID.contains("/") {
+    func recordIssue(_ message: String, at location: IssueLocation?) {
+        let comment = Comment(rawValue: message)
+        if let location {
             Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(fileID: fileID, filePath: fileID, line: line, column: 1))
+                comment,
+                sourceLocation: SourceLocation(
+                    fileID: location.fileID, filePath: location.filePath, line: max(location.line, 1), column: 1))
+        } else if let test = Test.current {
+            // No factory to point at: the test itself.
+            Issue.record(comment, sourceLocation: test.sourceLocation)
         } else {
-            Issue.record(Comment(rawValue: message))
+            Issue.record(comment)
         }
+    }
+
+    var testDescription: String {
+        guard let test = Test.current else { return "a Swift Testing test" }
+        let location = test.sourceLocation
+        return "test \(test.name) (\(location.filePath):\(location.line))"
     }
 }
 
 #if canImport(XCTest)
-    /// Records FactoryKit's problems as failures of the running XCTest test.
-    struct XCTestIssueReporter: TestIssueReporting {
-        func recordIssue(_ message: String, fileID: String, line: Int) {
-            XCTFail(message)
+    /// Records FactoryKit's problems as failures of a running XCTest test case, at the definition
+    /// of the factory concerned, as `XCTFail` would at its own line.
+    struct XCTestIssueReporter: TestIssueReporting, @unchecked Sendable {
+        // Read only to record a failure, which XCTest expects on the test's own thread or task.
+        let testCase: XCTestCase
+
+        func recordIssue(_ message: String, at location: IssueLocation?) {
+            guard let location else {
+                XCTFail(message)
+                return
+            }
+            #if canImport(Darwin)
+                let context = XCTSourceCodeContext(
+                    location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line))
+                testCase.record(
+                    XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: context))
+            #else
+                testCase.recordFailure(
+                    withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
+            #endif
         }
+
+        var testDescription: String { "test \(testCase.name)" }
     }
 #endif
+
+/// The reporter of `withTestContainer`, which may run in either framework: in a Swift Testing
+/// test, issues go to it; elsewhere (XCTest) a failure is recorded at the `withTestContainer`
+/// call, naming the factory's definition in its message (XCTest gives no way to reach the
+/// running test case from here).
+struct CallSiteIssueReporter: TestIssueReporting {
+    let file: StaticString
+    let line: UInt
+
+    func recordIssue(_ message: String, at location: IssueLocation?) {
+        if Test.current != nil {
+            SwiftTestingIssueReporter().recordIssue(message, at: location)
+            return
+        }
+        #if canImport(XCTest)
+            let defined = location.map { " (\($0.filePath):\($0.line))" } ?? ""
+            XCTFail(message + defined, file: file, line: line)
+        #else
+            SwiftTestingIssueReporter().recordIssue(message, at: location)
+        #endif
+    }
+
+    var testDescription: String {
+        if Test.current != nil { return SwiftTestingIssueReporter().testDescription }
+        return "the test calling withTestContainer at \(file):\(line)"
+    }
+}
 
 /// Runs `body` with FactoryKit reporting to `reporter`, and checking every resolution when
 /// `strict`.
@@ -49,4 +106,21 @@ func reportingToTest<Result>(_ reporter: any TestIssueReporting, strict: Bool, _
             try body()
         }
     }
+}
+
+/// Runs `body` reporting to `reporter` unless a reporter is bound already (a `withTestContainer`
+/// inside a test under the `.container` trait keeps the trait's).
+func reportingIfUnreported<Result>(_ reporter: @autoclosure () -> any TestIssueReporting, _ body: () throws -> Result)
+    rethrows -> Result
+{
+    guard TestSupport.reporter == nil else { return try body() }
+    return try TestSupport.$reporter.withValue(reporter(), operation: body)
+}
+
+/// The asynchronous form of ``reportingIfUnreported(_:_:)``.
+func reportingIfUnreported<Result>(
+    _ reporter: @autoclosure () -> any TestIssueReporting, _ body: () async throws -> Result
+) async rethrows -> Result {
+    guard TestSupport.reporter == nil else { return try await body() }
+    return try await TestSupport.$reporter.withValue(reporter(), operation: body)
 }

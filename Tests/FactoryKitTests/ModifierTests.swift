@@ -90,7 +90,7 @@ struct ModifierTests {
         #expect(factory().text == "registered")
         FactoryContext.setArg("modifier-context-beats", forKey: "modifier-context-beats")
         defer { FactoryContext.removeArg(forKey: "modifier-context-beats") }
-        #expect(factory().text == "light")
+        #expect(resolvingShadowedRegistration { factory() }.text == "light")
     }
 
     @Test func contextsNeverClearACachedValue() {

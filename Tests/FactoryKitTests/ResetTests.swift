@@ -37,7 +37,7 @@ struct ResetTests {
         Container.shared.resetGreeter.register { MockGreeter("registered") }
         FactoryContext.setArg("reset-context-arg", forKey: "reset-context")
         defer { FactoryContext.removeArg(forKey: "reset-context") }
-        #expect(Container.shared.resetGreeter().text == "arg")
+        #expect(resolvingShadowedRegistration { Container.shared.resetGreeter() }.text == "arg")
         Container.shared.manager.reset(options: .context)
         #expect(Container.shared.resetGreeter().text == "registered")
     }

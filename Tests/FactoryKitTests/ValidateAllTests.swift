@@ -145,8 +145,8 @@ struct ValidateAllTests {
             report.problems.first?.message
                 == "Container.validationRequestUser<Connection> is a singleton but depends on "
                 + "Container.validationRequestConnection<Connection>, which is task-bound: the singleton keeps the first "
-                + "one forever. Make Container.validationRequestConnection<Connection> a singleton too, or resolve it "
-                + "when it is needed.")
+                + "one forever. Make Container.validationRequestUser<Connection> task-bound too, or resolve "
+                + "Container.validationRequestConnection<Connection> each time it is used instead of keeping it.")
     }
 
     @Test func aCancelledValidationStillEndsTheBlocksItOpened() async throws {

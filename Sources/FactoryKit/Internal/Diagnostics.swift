@@ -101,7 +101,11 @@ enum Diagnostics {
     }
 
     static func scopeName(_ scope: Scope?) -> String {
-        switch scope?.kind ?? .unique {
+        scopeName(scope?.kind ?? .unique)
+    }
+
+    static func scopeName(_ kind: Scope.Kind) -> String {
+        switch kind {
         case .unique: return "unique"
         case .cached: return "cached"
         case .shared: return "shared"
@@ -120,6 +124,7 @@ enum Diagnostics {
     /// Stops the program with `message`, which the runtime prints to standard error. A logger
     /// the user installed receives it first; the default one does not, so it is printed once.
     static func stop(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
+        TestSupport.announceStop(message)
         let logger = settings.withLock { $0.hasCustomLogger ? $0.logger : nil }
         logger?("FactoryKit: \(message)")
         Swift.fatalError(message, file: file, line: line)

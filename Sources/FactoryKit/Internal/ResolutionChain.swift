@@ -154,6 +154,10 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
+    /// The creations of kept values (singleton, cached, shared) in progress on this thread,
+    /// innermost last: the index of the creating factory's frame and its scope. A task-bound value
+    /// resolved inside one would be kept past its block (see `warnTaskBoundCaptured`).
+    @exclusivity(unchecked) var keptCreations: [(frameIndex: Int, scope: Scope.Kind)] = []
 
     @usableFromInline
     var depth: Int { frames.count }

@@ -56,11 +56,16 @@ final class ValidationRun {
             guard scopes[edge.from] == "singleton", let captured = scopes[edge.to],
                 ["unique", "cached", "shared", "graph", "task-bound"].contains(captured)
             else { return nil }
+            // A task-bound value belongs to its block: the fix is on the singleton's side.
+            let fix =
+                captured == "task-bound"
+                ? "Make \(edge.from) task-bound too, or resolve \(edge.to) each time it is used instead of keeping it."
+                : "Make \(edge.to) a singleton too, or resolve it when it is needed."
             return ValidationIssue(
                 kind: .scopeSmell, factory: edge.from,
                 message:
                     "\(edge.from) is a singleton but depends on \(edge.to), which is \(captured): the singleton keeps "
-                    + "the first one forever. Make \(edge.to) a singleton too, or resolve it when it is needed.")
+                    + "the first one forever. " + fix)
         }
     }
 }

@@ -228,3 +228,27 @@ final class ScopeBlock: @unchecked Sendable {
         }
     }
 }
+
+/// Warns when a kept value captures a task-bound one: a singleton, cached or shared value whose
+/// creation resolves a task-bound factory keeps that block's value after the block ends, and
+/// every later block shares it (two requests, one request logger). Logged once per pair.
+enum TaskBoundCapture {
+    private static let warned = Locked<Set<String>>([])
+
+    /// Called as a task-bound factory, `factory`, resolves inside its block.
+    static func check(resolving factory: String) {
+        guard let chain = ResolutionChain.currentIfAny, let creation = chain.keptCreations.last,
+            creation.frameIndex < chain.frames.count
+        else { return }
+        let owner = chain.frames.base[creation.frameIndex].description
+        let scope = Diagnostics.scopeName(creation.scope)
+        guard warned.withLock({ $0.insert(owner + " " + factory).inserted }) else { return }
+        Diagnostics.log(message(owner: owner, scope: scope, taskBound: factory))
+    }
+
+    static func message(owner: String, scope: String, taskBound factory: String) -> String {
+        "FactoryKit: \(owner) is \(scope) and its creation resolved \(factory), which is task-bound: \(owner) "
+            + "keeps this block's value after the block ends, and later blocks share it. Make \(owner) "
+            + "task-bound too, or resolve \(factory) each time it is used instead of keeping it."
+    }
+}

@@ -1,5 +1,6 @@
 import FactoryKit
 import Foundation
+import Testing
 
 // Services used across the tests. Each test file defines the factories it needs on its own,
 // with names prefixed by the file's topic, so files never collide.
@@ -169,4 +170,16 @@ enum TestLog {
     static func mark() -> Int { recorder.lines.count }
 
     static func lines(since mark: Int) -> [String] { Array(recorder.lines.dropFirst(mark)) }
+}
+
+/// Runs `body`, which resolves a factory whose registration a context override hides, and
+/// expects the one issue FactoryKit records for it in a test (the override still wins).
+func resolvingShadowedRegistration<T>(_ body: () -> T) -> T {
+    var result: T?
+    withKnownIssue("a context override hides the registration") {
+        result = body()
+    } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("override applies here and wins") }
+    }
+    return result!
 }
