@@ -127,8 +127,13 @@ extension AsyncFactoryModifying {
     }
 }
 
+// The scope modifiers run on every access of a definition; inlinable, as the synchronous ones
+// are, so they compile to a check of three words in the app rather than generic code in the
+// library, which looked up the registration's metadata at run time. With the inlinable
+// initializers, an async singleton hit (S8) went from 2,626 to 1,056 instructions.
 extension AsyncFactoryModifying where T: Sendable {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
+    @inlinable
     @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
@@ -136,14 +141,18 @@ extension AsyncFactoryModifying where T: Sendable {
     }
 
     /// Keeps the value in the container until reset.
+    @inlinable
     public var cached: Self { scope(.cached) }
     /// Shares the value within one outermost resolution, and every child task it starts: the
     /// next resolution from outside gets a new one.
+    @inlinable
     public var graph: Self { scope(.graph) }
     /// Keeps the value weakly while others hold it.
+    @inlinable
     public var shared: Self { scope(.shared) }
     /// Keeps one value for the whole process. Each resolution uses the `Scope.singleton` its own
     /// task is bound to.
+    @inlinable
     public var singleton: Self {
         registration.setSingletonScope()
         return self

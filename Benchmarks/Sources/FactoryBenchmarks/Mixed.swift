@@ -110,8 +110,10 @@ final class GlobalLockContainer: @unchecked Sendable {
 }
 
 enum Mixed {
-    /// Queues the rounds are spread over, round `r` on queue `r % queueCount`.
-    static let queueCount = 4
+    /// Queues the rounds are spread over, round `r` on queue `r % queueCount`: four, unless the
+    /// environment's `FACTORYKIT_MIXED_QUEUES` says otherwise (1 measures the same work without
+    /// contention).
+    static let queueCount = Int(ProcessInfo.processInfo.environment["FACTORYKIT_MIXED_QUEUES"] ?? "") ?? 4
     /// Resolutions of the graph's root per round.
     static let resolutionsPerRound = 4
 
