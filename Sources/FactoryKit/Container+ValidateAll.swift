@@ -19,9 +19,12 @@ extension Container {
     /// singletons capturing shorter-lived values; parameter factories skipped) and
     /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
     /// exports.
-    /// Synchronous factories run on a thread of their own, where this container is
-    /// `Container.shared`; a synchronous cycle parks that thread for the rest of the process and
-    /// is reported.
+    /// While an entry resolves, `Container.shared` is a fresh `Container` as well (the entry's own
+    /// container when it is a `Container`), never this one: a factory that resolves through
+    /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers.
+    /// Synchronous factories run on a thread of their own that has ended before the next entry;
+    /// a synchronous cycle is reported and its resolution abandoned, and the fresh containers and
+    /// singletons it had retained are kept for the rest of the process (a few kilobytes per cycle).
     ///
     /// `prepare` receives each fresh container before its factory is resolved, after its
     /// `autoRegister()`, to keep validation off real resources:
@@ -43,7 +46,7 @@ extension Container {
                 let (container, factory) = entry.target()
                 run.adopt(container, preparing: prepare)
                 factories.append(factory.validationName)
-                await run.validate(factory, shared: self)
+                await run.validate(factory, in: container, preparing: prepare)
             }
         }
         let (issues, graph) = run.finish()

@@ -57,11 +57,15 @@ extension ManagedContainer {
     /// task-bound scope, such as `.request`, is resolved in a block of that scope that validation
     /// opens and ends, shutting down what it created.
     ///
-    /// A synchronous factory is resolved on a thread of its own, with `Container.shared` and the
-    /// validation's singletons bound as they are here: a cycle cannot be unwound, so that thread is
-    /// left parked for the rest of the process and the cycle is reported. (Other task-local
-    /// values of the caller are not bound there. A synchronous cycle reached from inside an async
-    /// factory still stops the program.)
+    /// While a factory resolves, `Container.shared` is a fresh `Container` too (the factory's own
+    /// container when it is a `Container`), never this one or the caller's: a factory that
+    /// resolves through `Container.shared`, as `@Injected` does, leaves nothing in the caller's
+    /// containers. A synchronous factory is resolved on a thread of its own that has ended when
+    /// `validate` goes on: a synchronous cycle cannot be unwound with an error, so it is reported
+    /// and that resolution is abandoned; the fresh containers and singletons it had retained are
+    /// kept for the rest of the process (a few kilobytes per cycle) and no thread is left behind.
+    /// (Other task-local values of the caller are not bound there. A synchronous cycle reached
+    /// from inside an async factory still stops the program.)
     public func validate(_ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self) async throws
         -> [ValidationIssue]
     {
@@ -72,20 +76,21 @@ extension ManagedContainer {
             run.adopt(container)
             return container
         }
-        let shared = Container.shared
         try await run.resolving {
             if factories.isEmpty {
                 let registered = nextContainer().registeredFactories()
                 for factory in registered.resolvable {
                     try Task.checkCancellation()
-                    await run.validate(factory.rebound(to: nextContainer()), shared: shared)
+                    let container = nextContainer()
+                    await run.validate(factory.rebound(to: container), in: container)
                 }
                 Diagnostics.log(Self.summary(of: registered))
             } else {
                 for keyPath in factories {
                     try Task.checkCancellation()
-                    guard let target = nextContainer()[keyPath: keyPath] as? any ValidatableFactory else { continue }
-                    await run.validate(target, shared: shared)
+                    let container = nextContainer()
+                    guard let target = container[keyPath: keyPath] as? any ValidatableFactory else { continue }
+                    await run.validate(target, in: container)
                 }
             }
         }
@@ -146,9 +151,9 @@ protocol ValidatableFactory {
     /// The factory as reports name it, `Container.factory<Type>`.
     var validationName: String { get }
 
-    /// Resolves the factory and reports what is wrong to `sink`. A synchronous factory runs on a
-    /// thread of its own with `shared` and `singletons` bound (see ``ValidationThread``).
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async
+    /// Resolves the factory with `bindings` bound and reports what is wrong to their sink. A
+    /// synchronous factory runs on a thread of its own (see ``ValidationThread``).
+    func validate(with bindings: ValidationBindings) async
 }
 
 /// Resolves a registered factory, named by its key and definition site, on a given container: how
@@ -207,15 +212,12 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
         BoundValidator(container: container, name: name, site: site, validator: validator)
     }
 
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+    func validate(with bindings: ValidationBindings) async {
         switch validator.resolution(container, name: name, site: site) {
         case .synchronous(let resolve):
-            await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons, resolve)
+            await ValidationThread.run(bindings, resolve)
         case .asynchronous(let resolve):
-            let issue = await ValidationSink.$current.withValue(sink) {
-                await Scope.$singleton.withValue(singletons) { await resolve() }
-            }
-            if let issue { sink.report(issue) }
+            if let issue = await bindings.bind({ await resolve() }) { bindings.sink.report(issue) }
         }
     }
 }
@@ -223,38 +225,36 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
 extension Factory: ValidatableFactory {
     var validationName: String { registration.description }
 
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
-        await ValidationThread.run(reportingTo: sink, shared: shared, singletons: singletons) { _ = resolve() }
+    func validate(with bindings: ValidationBindings) async {
+        await ValidationThread.run(bindings) { _ = resolve() }
     }
 }
 
 extension AsyncFactory: ValidatableFactory {
     var validationName: String { registration.description }
 
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
+    func validate(with bindings: ValidationBindings) async {
         let description = registration.description
-        let issue = await ValidationSink.$current.withValue(sink) {
-            await Scope.$singleton.withValue(singletons) {
-                await ValidationSink.issue(resolving: description) { _ = try await resolve() }
-            }
+        let issue = await bindings.bind {
+            await ValidationSink.issue(resolving: description) { _ = try await resolve() }
         }
-        if let issue { sink.report(issue) }
+        if let issue { bindings.sink.report(issue) }
     }
 }
 
 extension ParameterFactory: ValidatableFactory {
     var validationName: String { registration.description }
 
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
-        sink.report(ValidationIssue.skipped(registration.description))
+    func validate(with bindings: ValidationBindings) async {
+        bindings.sink.report(ValidationIssue.skipped(registration.description))
     }
 }
 
 extension AsyncParameterFactory: ValidatableFactory {
     var validationName: String { registration.description }
 
-    func validate(reportingTo sink: ValidationSink, shared: Container, singletons: Scope.Singleton) async {
-        sink.report(ValidationIssue.skipped(registration.description))
+    func validate(with bindings: ValidationBindings) async {
+        bindings.sink.report(ValidationIssue.skipped(registration.description))
     }
 }
 

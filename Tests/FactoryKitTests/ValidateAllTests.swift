@@ -222,17 +222,22 @@ struct ValidateAllTests {
             .factory(\ManifestFeatureContainer.usesMainContainer, in: { ManifestFeatureContainer() }),
             .factory(\Container.manifestSingleton, in: { Container() }),
         ])
+        // What a factory resolves through `Container.shared` is drawn too: validation binds a fresh
+        // `Container` of its own there, and records it.
         #expect(
             report.graph.nodes.map(\.id) == [
                 "ManifestFeatureContainer.usesMainContainer<ManifestService>",
-                "Container.manifestSingleton<ManifestService>",
                 "Container.manifestPlain<ManifestService>",
+                "Container.manifestSingleton<ManifestService>",
             ])
         #expect(
             report.graph.edges == [
                 DependencyGraph.Edge(
+                    from: "ManifestFeatureContainer.usesMainContainer<ManifestService>",
+                    to: "Container.manifestPlain<ManifestService>"),
+                DependencyGraph.Edge(
                     from: "Container.manifestSingleton<ManifestService>", to: "Container.manifestPlain<ManifestService>"
-                )
+                ),
             ])
         #expect(report.graph.dot().contains("\"Container.manifestSingleton<ManifestService>\" -> "))
     }

@@ -24,9 +24,25 @@ final class ValidationRun {
         containers.append(container)
     }
 
-    /// Resolves `factory` with singletons of its own, reporting to the run.
-    func validate(_ factory: any ValidatableFactory, shared: Container) async {
-        await factory.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+    /// Resolves `factory`, made on `container`, with singletons of its own and a fresh
+    /// `Container.shared`, reporting to the run: `container` itself when it is a `Container`, else
+    /// a new one that `prepare` sees first.
+    func validate(
+        _ factory: any ValidatableFactory, in container: any ManagedContainer,
+        preparing prepare: (any ManagedContainer) -> Void = { _ in }
+    ) async {
+        let shared: Container
+        if let container = container as? Container {
+            shared = container
+        } else {
+            shared = Container()
+            adopt(shared, preparing: prepare)
+        }
+        let singletons = Scope.Singleton()
+        await factory.validate(
+            with: ValidationBindings(
+                sink: sink, factory: factory.validationName, shared: shared, singletons: singletons,
+                retained: [container, shared, singletons]))
     }
 
     /// Runs `resolutions`, then ends the task-bound blocks validation opened, also when
