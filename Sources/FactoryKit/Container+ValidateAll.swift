@@ -16,7 +16,8 @@ extension Container {
     ///
     /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
     /// reports (cycles with their path, async factories that throw, promises never registered,
-    /// singletons capturing shorter-lived values; parameter factories skipped) and
+    /// singletons capturing shorter-lived values; parameter factories skipped), each cycle once
+    /// however many of the manifest's factories lead into it, and
     /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
     /// exports.
     /// While an entry resolves, `Container.shared` is a fresh `Container` as well (the entry's own
@@ -49,7 +50,7 @@ extension Container {
                 await run.validate(factory, in: container, preparing: prepare)
             }
         }
-        let (issues, graph) = run.finish()
+        let (issues, graph) = run.finish(oncePerCycle: true)
         return ValidationReport(factories: factories, issues: issues, graph: graph)
     }
 }

@@ -169,7 +169,7 @@ protocol FactoryValidating {
 @usableFromInline
 enum ValidationResolution {
     case synchronous(() -> Void)
-    case asynchronous(() async -> ValidationIssue?)
+    case asynchronous(() async -> ValidationFinding?)
 }
 
 @usableFromInline
@@ -217,7 +217,7 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
         case .synchronous(let resolve):
             await ValidationThread.run(bindings, resolve)
         case .asynchronous(let resolve):
-            if let issue = await bindings.bind({ await resolve() }) { bindings.sink.report(issue) }
+            if let finding = await bindings.bind({ await resolve() }) { bindings.sink.report(finding) }
         }
     }
 }
@@ -235,10 +235,10 @@ extension AsyncFactory: ValidatableFactory {
 
     func validate(with bindings: ValidationBindings) async {
         let description = registration.description
-        let issue = await bindings.bind {
+        let finding = await bindings.bind {
             await ValidationSink.issue(resolving: description) { _ = try await resolve() }
         }
-        if let issue { bindings.sink.report(issue) }
+        if let finding { bindings.sink.report(finding) }
     }
 }
 
@@ -273,16 +273,39 @@ extension ValidationIssue {
 final class ValidationSink: @unchecked Sendable {
     @TaskLocal static var current: ValidationSink?
 
-    private let storage = Locked<[ValidationIssue]>([])
+    private let storage = Locked<[ValidationFinding]>([])
     /// The blocks validation opens, one per task-bound scope it meets outside a `withScope` block,
     /// so that factories of such scopes are resolved and checked too.
     private let scopeBlocks = Locked<[ObjectIdentifier: ScopeBlock]>([:])
 
     func report(_ issue: ValidationIssue) {
-        storage.withLock { $0.append(issue) }
+        report(ValidationFinding(issue: issue))
     }
 
-    var issues: [ValidationIssue] { storage.withLock { $0 } }
+    func report(_ finding: ValidationFinding) {
+        storage.withLock { $0.append(finding) }
+    }
+
+    var issues: [ValidationIssue] { storage.withLock { $0.map(\.issue) } }
+
+    /// The issues, each dependency cycle once: a cycle found again, from another of its factories
+    /// or from a factory that leads into it, is left out.
+    var issuesOncePerCycle: [ValidationIssue] {
+        var seen: Set<[String]> = []
+        return storage.withLock { $0 }.compactMap { finding in
+            guard let cycle = finding.cycle else { return finding.issue }
+            return seen.insert(Self.rotated(cycle)).inserted ? finding.issue : nil
+        }
+    }
+
+    /// A cycle's steps, the closing repetition dropped, starting from the least: the same for
+    /// every factory it can be entered from.
+    static func rotated(_ path: [String]) -> [String] {
+        var steps = Array(path.dropLast(path.count > 1 && path.first == path.last ? 1 : 0))
+        guard let least = steps.indices.min(by: { steps[$0] < steps[$1] }) else { return steps }
+        steps = Array(steps[least...] + steps[..<least])
+        return steps
+    }
 
     /// The block validation keeps open for `scope`.
     func block(for scope: Scope) -> ScopeBlock {
@@ -300,14 +323,26 @@ final class ValidationSink: @unchecked Sendable {
     }
 
     /// The issue an async resolution's error amounts to, if it fails.
-    static func issue(resolving factory: String, _ body: () async throws -> Void) async -> ValidationIssue? {
+    static func issue(resolving factory: String, _ body: () async throws -> Void) async -> ValidationFinding? {
         do {
             try await body()
             return nil
         } catch let cycle as DependencyCycleError {
-            return ValidationIssue(kind: .cycle, factory: factory, message: cycle.description)
+            return ValidationFinding(
+                issue: ValidationIssue(kind: .cycle, factory: factory, message: cycle.description), cycle: cycle.path)
         } catch {
-            return ValidationIssue(kind: .threw, factory: factory, message: "\(factory) threw: \(error)")
+            return ValidationFinding(
+                issue: ValidationIssue(kind: .threw, factory: factory, message: "\(factory) threw: \(error)"))
         }
     }
+}
+
+/// An issue as validation found it: with the cycle's path, for a dependency cycle, so that a
+/// report can name each cycle once.
+@usableFromInline
+struct ValidationFinding: Sendable {
+    let issue: ValidationIssue
+    /// The cycle's path, first factory repeated last; nil for other issues, and for a resolution
+    /// nested too deep, whose path is not known to be a cycle.
+    var cycle: [String]? = nil
 }

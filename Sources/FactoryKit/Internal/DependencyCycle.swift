@@ -18,7 +18,9 @@ enum DependencyCycle {
         chain?.flushTrace()
         let text = message(path: path, acrossThreads: acrossThreads)
         if let validation = ValidationThread.abandonable {
-            validation.reportAndAbandon(ValidationIssue(kind: .cycle, factory: path.first ?? "", message: text))
+            validation.reportAndAbandon(
+                ValidationFinding(
+                    issue: ValidationIssue(kind: .cycle, factory: path.first ?? "", message: text), cycle: path))
         }
         Diagnostics.stop(text)
     }
@@ -30,7 +32,8 @@ enum DependencyCycle {
             + "\(recent.joined(separator: " → ")). A factory with a parameter that is not Hashable may be "
             + "resolving itself. \(advice)"
         if let validation = ValidationThread.abandonable {
-            validation.reportAndAbandon(ValidationIssue(kind: .cycle, factory: recent.first ?? "", message: text))
+            validation.reportAndAbandon(
+                ValidationFinding(issue: ValidationIssue(kind: .cycle, factory: recent.first ?? "", message: text)))
         }
         Diagnostics.stop(text)
     }

@@ -57,12 +57,13 @@ final class ValidationRun {
         await sink.closeBlocks()
     }
 
-    /// Returns the issues reported, the scope leaks the graph shows, and the graph. After
+    /// Returns the issues reported (with `oncePerCycle`, each dependency cycle once, however many
+    /// of its factories found it), the scope leaks the graph shows, and the graph. After
     /// ``resolving(_:)``, which ended the task-bound blocks.
-    func finish() -> (issues: [ValidationIssue], graph: DependencyGraph) {
+    func finish(oncePerCycle: Bool = false) -> (issues: [ValidationIssue], graph: DependencyGraph) {
         withExtendedLifetime(containers) {
             let graph = recorder.graph
-            return (sink.issues + Self.scopeSmells(in: graph), graph)
+            return ((oncePerCycle ? sink.issuesOncePerCycle : sink.issues) + Self.scopeSmells(in: graph), graph)
         }
     }
 

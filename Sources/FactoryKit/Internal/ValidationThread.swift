@@ -65,9 +65,9 @@ enum ValidationThread {
             }
         }
 
-        /// Reports `issue`, which the resolution cannot get past, and abandons the resolution.
-        func reportAndAbandon(_ issue: ValidationIssue) -> Never {
-            bindings.sink.report(issue)
+        /// Reports `finding`, which the resolution cannot get past, and abandons the resolution.
+        func reportAndAbandon(_ finding: ValidationFinding) -> Never {
+            bindings.sink.report(finding)
             ValidationThread.abandoned.withLock { $0.append(contentsOf: bindings.retained) }
             fk_abandon_run()
         }
