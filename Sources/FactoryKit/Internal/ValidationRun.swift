@@ -38,11 +38,9 @@ final class ValidationRun {
             shared = Container()
             adopt(shared, preparing: prepare)
         }
-        let singletons = Scope.Singleton()
         await factory.validate(
             with: ValidationBindings(
-                sink: sink, factory: factory.validationName, shared: shared, singletons: singletons,
-                retained: [container, shared, singletons]))
+                sink: sink, factory: factory.validationName, shared: shared, singletons: Scope.Singleton()))
     }
 
     /// Runs `resolutions`, then ends the task-bound blocks validation opened, also when

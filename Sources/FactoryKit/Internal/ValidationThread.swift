@@ -11,16 +11,13 @@ import FactoryKitAtomics
 ///
 /// The thread binds validation's own `Container.shared` and singletons, never the caller's, so
 /// what an abandoned resolution left reserved or half-created belongs to them alone. What its
-/// discarded frames had retained is never released: those containers and singletons are kept in
-/// ``abandoned`` for the rest of the process (one fresh container or two and an empty singleton
-/// cache per cycle found: a few kilobytes), where they are accounted for. A lock the user's own
-/// code held in those frames stays locked.
+/// discarded frames had retained is never released: a copy of those frames is kept for the rest
+/// of the process, so that it stays reachable, with the fresh containers and singletons of that
+/// one factory's validation (the stack the resolution had used and those few objects: a few
+/// kilobytes per cycle found). A lock the user's own code held in those frames stays locked.
 enum ValidationThread {
     /// The validation whose resolution runs on this thread, which a cycle reports to.
     @TaskLocal static var current: Run?
-
-    /// What resolutions abandoned at a cycle had retained: kept, never used again.
-    static let abandoned = Locked<[AnyObject]>([])
 
     /// The stack of a validation thread: what the main thread of a process gets on Linux, so that
     /// a deep graph resolves here as it would there.
@@ -68,7 +65,6 @@ enum ValidationThread {
         /// Reports `finding`, which the resolution cannot get past, and abandons the resolution.
         func reportAndAbandon(_ finding: ValidationFinding) -> Never {
             bindings.sink.report(finding)
-            ValidationThread.abandoned.withLock { $0.append(contentsOf: bindings.retained) }
             fk_abandon_run()
         }
     }
@@ -111,9 +107,6 @@ struct ValidationBindings: @unchecked Sendable {
     let factory: String
     let shared: Container
     let singletons: Scope.Singleton
-    /// What a resolution abandoned at a cycle may have retained: the fresh containers and
-    /// singletons of this one factory's validation.
-    let retained: [AnyObject]
 
     /// Runs `body` with the sink, the singletons and `Container.shared` bound.
     func bind<R>(_ body: () -> R) -> R {

@@ -9,7 +9,8 @@
 
 /// Runs `body(context)` and returns false, or returns true as soon as `fk_abandon_run` is called
 /// on this thread inside it. The frames `body` had entered are discarded without running any
-/// cleanup: what they retained stays retained, and what they locked stays locked.
+/// cleanup: what they retained stays retained (a copy of them is kept, so it stays reachable),
+/// and what they locked stays locked.
 bool fk_run_abandonable(void (*body)(void *), void *context);
 
 /// Whether a `fk_run_abandonable` is in progress on the calling thread.
