@@ -29,6 +29,9 @@ struct FactoryDiscovery {
     /// Declarations that look like factories but cannot be listed, each with where it is and what
     /// to do about it.
     private(set) var unsupported: [String] = []
+    /// Where each factory found is declared, as an absolute `path:line`, by `Container.name` (the
+    /// factory's owner and name, without its type).
+    private(set) var places: [String: String] = [:]
 
     /// Discovers the factories in `graphs`; messages name files relative to `root`, the package's folder.
     init(graphs: [SymbolGraph], root: String) {
@@ -46,6 +49,7 @@ struct FactoryDiscovery {
         let everyContainer = Set(containers.values)
         var found: Set<DiscoveredFactory> = []
         var unsupported: Set<String> = []
+        var places: [String: String] = [:]
         for relationship in relationships where relationship.kind == "memberOf" {
             guard let symbol = symbols[relationship.source], let property = symbol.pathComponents.last else { continue }
             let owners: Set<String>
@@ -58,7 +62,10 @@ struct FactoryDiscovery {
             }
             switch symbol.kind.identifier {
             case "swift.property" where Self.isFactory(Self.declaredType(of: symbol)):
-                for owner in owners { found.insert(DiscoveredFactory(container: owner, name: property)) }
+                for owner in owners {
+                    found.insert(DiscoveredFactory(container: owner, name: property))
+                    places["\(owner).\(property)"] = Self.absolutePlace(of: symbol)
+                }
             case "swift.type.property" where Self.isFactory(Self.declaredType(of: symbol)):
                 unsupported.insert(
                     "\(Self.place(of: symbol, root: root)): static \(symbol.pathComponents.joined(separator: ".")) is a factory "
@@ -71,6 +78,7 @@ struct FactoryDiscovery {
                     let name = String(property.prefix { $0 != "(" })
                     for owner in owners {
                         found.insert(DiscoveredFactory(container: owner, name: name, isMethod: true))
+                        places["\(owner).\(name)"] = Self.absolutePlace(of: symbol)
                     }
                     continue
                 }
@@ -87,6 +95,7 @@ struct FactoryDiscovery {
         }
         self.factories = found.sorted()
         self.unsupported = unsupported.sorted()
+        self.places = places
     }
 
     /// The fragments of a property's type: what follows its name and the colon.
@@ -110,6 +119,13 @@ struct FactoryDiscovery {
         let tail = rest.drop { $0 != "{" }
         let generic = rest.prefix(rest.count - tail.count).trimmingCharacters(in: .whitespaces)
         return generic.hasPrefix("<") && generic.hasSuffix(">")
+    }
+
+    /// `/path/to/Package/Sources/Module/File.swift:12`, where a symbol is declared, as compilers
+    /// name a place in their messages; nil if the symbol graph does not say.
+    static func absolutePlace(of symbol: SymbolGraph.Symbol) -> String? {
+        guard let location = symbol.location, let url = URL(string: location.uri) else { return nil }
+        return "\(url.path):\(location.position.line + 1)"
     }
 
     /// `Sources/Module/File.swift:12`, where a symbol is declared, for messages: relative to the

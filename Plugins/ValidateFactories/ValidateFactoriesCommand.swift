@@ -2,11 +2,15 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory validate-factories --target MyApp
-/// --output Tests/MyAppTests/FactoryManifest.swift [--check] [--graph dot|mermaid|json
+/// [--output Tests/MyAppTests/FactoryManifest.swift] [--check] [--graph dot|mermaid|json
 /// [--graph-output PATH]]`: finds every factory of a target and of the package targets it depends
 /// on, in their symbol graphs, writes the manifest listing them (with `--check`, fails if the one
 /// on disk differs), then resolves every factory through the test the manifest holds and prints
-/// what is wrong with the wiring. Exits non-zero on a stale manifest or a problem.
+/// what is wrong with the wiring: each problem as `path:line: error: message`, at the factory's
+/// declaration, as compilers print theirs (so CI systems and editors annotate the line), then
+/// the skipped factories, then the summary. Exits non-zero on a stale manifest or a problem.
+/// Without `--output`, the manifest is `FactoryManifest.swift` in the one test target that
+/// depends on the target.
 ///
 /// Symbol graphs, not a scan of the source text: the compiler has already resolved every
 /// declaration form (extensions of `Container`, of `SharedContainer`, conformances declared apart
@@ -26,8 +30,13 @@ struct ValidateFactoriesCommand: CommandPlugin {
     /// What the generated test writes; the same shape as FactoryTesting's
     /// `ValidateFactoriesExchange.Answer`.
     struct Answer: Decodable {
+        struct Problem: Decodable {
+            var kind: String
+            var factory: String
+            var message: String
+        }
         var summary: String
-        var problems: [String]
+        var problems: [Problem]
         var skipped: [String]
         var dot: String
         var mermaid: String
@@ -36,7 +45,7 @@ struct ValidateFactoriesCommand: CommandPlugin {
 
     static let usage =
         "swift package --allow-writing-to-package-directory validate-factories --target MyApp "
-        + "--output Tests/MyAppTests/FactoryManifest.swift [--check] [--graph dot|mermaid|json [--graph-output PATH]]"
+        + "[--output Tests/MyAppTests/FactoryManifest.swift] [--check] [--graph dot|mermaid|json [--graph-output PATH]]"
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
@@ -48,9 +57,9 @@ struct ValidateFactoriesCommand: CommandPlugin {
         guard extractor.remainingArguments.isEmpty else {
             throw Failure(description: "validate-factories: unknown arguments \(extractor.remainingArguments).")
         }
-        guard targetNames.count == 1, let targetName = targetNames.first, outputs.count == 1, let output = outputs.first
-        else {
-            throw Failure(description: "validate-factories needs one --target and one --output, as in: \(Self.usage)")
+        guard targetNames.count == 1, let targetName = targetNames.first, outputs.count <= 1 else {
+            throw Failure(
+                description: "validate-factories needs one --target, and --output once at most: \(Self.usage)")
         }
         guard graphFormats.count <= 1, graphOutputs.count <= 1, graphOutputs.isEmpty || !graphFormats.isEmpty,
             graphFormats.allSatisfy(["dot", "mermaid", "json"].contains)
@@ -64,6 +73,7 @@ struct ValidateFactoriesCommand: CommandPlugin {
             throw Failure(description: "validate-factories: \(targetName) is not a Swift target of this package.")
         }
         let root = context.package.directoryURL
+        let output = try outputs.first ?? Self.defaultOutput(for: target, in: context.package)
         let url = root.appending(path: output)
         guard let testTarget = Self.testTarget(containing: url, in: context.package) else {
             throw Failure(
@@ -72,7 +82,7 @@ struct ValidateFactoriesCommand: CommandPlugin {
                     + "validates it: put it in a test target that depends on \(targetName) and FactoryTesting.")
         }
         let started = Date()
-        let (text, count, modules) = try manifest(of: target, in: context.package, output: output)
+        let (text, count, modules, places) = try manifest(of: target, in: context.package, output: output)
         let current = try? String(contentsOf: url, encoding: .utf8)
         if check {
             guard current == text else {
@@ -91,8 +101,10 @@ struct ValidateFactoriesCommand: CommandPlugin {
         }
 
         let answer = try validate(testTarget: testTarget, root: root)
-        print(answer.summary)
-        for problem in answer.problems { print("error: \(problem)") }
+        for problem in answer.problems {
+            let place = Self.place(of: problem.factory, in: places).map { "\($0): " } ?? ""
+            print("\(place)error: [\(problem.kind)] \(problem.message)")
+        }
         for skipped in answer.skipped { print("skipped: \(skipped)") }
         if let format = graphFormats.first {
             let graph = format == "dot" ? answer.dot : format == "mermaid" ? answer.mermaid : answer.json
@@ -106,6 +118,8 @@ struct ValidateFactoriesCommand: CommandPlugin {
             }
         }
         print(String(format: "validate-factories took %.1f s.", Date().timeIntervalSince(started)))
+        // Last, where a reader of the log looks first.
+        print(answer.summary)
         guard answer.problems.isEmpty else {
             throw Failure(
                 description:
@@ -114,10 +128,11 @@ struct ValidateFactoriesCommand: CommandPlugin {
         }
     }
 
-    /// The manifest's text for `target`, how many factories it lists, and in how many modules.
+    /// The manifest's text for `target`, how many factories it lists, in how many modules, and
+    /// where each is declared (see ``FactoryDiscovery/places``).
     private func manifest(
         of target: SwiftSourceModuleTarget, in package: Package, output: String
-    ) throws -> (text: String, factories: Int, modules: Int) {
+    ) throws -> (text: String, factories: Int, modules: Int, places: [String: String]) {
         // The target and the package's own Swift targets it depends on, directly or not.
         let packageTargets = Set(package.targets.map(\.id))
         let modules = ([target] + target.recursiveTargetDependencies.compactMap { $0 as? SwiftSourceModuleTarget })
@@ -134,8 +149,10 @@ struct ValidateFactoriesCommand: CommandPlugin {
         let text = ManifestWriter.manifest(
             target: target.name, modules: modules.map(\.moduleName), factories: discovery.factories,
             unsupported: discovery.unsupported, output: output,
-            command: "swift package validate-factories --target \(target.name) --output \(output)")
-        return (text, discovery.factories.count, modules.count)
+            command:
+                "swift package --allow-writing-to-package-directory validate-factories --target \(target.name) "
+                + "--output \(output)")
+        return (text, discovery.factories.count, modules.count, discovery.places)
     }
 
     /// Runs the manifest's generated test, which resolves every factory and answers in
@@ -163,6 +180,37 @@ struct ValidateFactoriesCommand: CommandPlugin {
                     : "validate-factories: \(test) failed before it answered; `swift test --filter \(test)` shows why.")
         }
         return try JSONDecoder().decode(Answer.self, from: data)
+    }
+
+    /// `FactoryManifest.swift` in the test target that depends on `target`, when there is exactly one.
+    static func defaultOutput(for target: SwiftSourceModuleTarget, in package: Package) throws -> String {
+        let testTargets = package.targets.compactMap { $0 as? SwiftSourceModuleTarget }.filter { candidate in
+            candidate.kind == .test
+                && candidate.dependencies.contains {
+                    if case .target(let dependency) = $0 { return dependency.id == target.id }
+                    return false
+                }
+        }
+        let root = package.directoryURL.standardizedFileURL.path
+        guard testTargets.count == 1, let testTarget = testTargets.first,
+            testTarget.directoryURL.standardizedFileURL.path.hasPrefix(root + "/")
+        else {
+            throw Failure(
+                description:
+                    "validate-factories: \(testTargets.isEmpty ? "no" : "more than one") test target depends on "
+                    + "\(target.name) (\(testTargets.map(\.name).joined(separator: ", "))), so pass the manifest's path "
+                    + "in one with --output, as in: \(Self.usage)")
+        }
+        return String(testTarget.directoryURL.standardizedFileURL.path.dropFirst(root.count + 1))
+            + "/FactoryManifest.swift"
+    }
+
+    /// Where the factory a report names as `Container.name<Type>` (or `Container.name()<Type>`) is
+    /// declared, as `path:line`, if discovery found it.
+    static func place(of factory: String, in places: [String: String]) -> String? {
+        var name = String(factory.prefix { $0 != "<" })
+        if name.hasSuffix("()") { name.removeLast(2) }
+        return places[name]
     }
 
     /// The test target whose folder holds `file`.

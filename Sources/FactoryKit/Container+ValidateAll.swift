@@ -16,12 +16,17 @@ extension Container {
     ///
     /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
     /// reports (cycles with their path, async factories that throw, promises never registered,
-    /// singletons capturing shorter-lived values; parameter factories skipped) and
+    /// singletons capturing shorter-lived values; parameter factories skipped), each cycle once
+    /// however many of the manifest's factories lead into it, and
     /// returns the graph of every resolution it made, for ``DependencyGraph/dot()`` and the other
     /// exports.
-    /// Synchronous factories run on a thread of their own, where this container is
-    /// `Container.shared`; a synchronous cycle parks that thread for the rest of the process and
-    /// is reported.
+    /// While an entry resolves, `Container.shared` is a fresh `Container` as well (the entry's own
+    /// container when it is a `Container`), never this one: a factory that resolves through
+    /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers.
+    /// Synchronous factories run on a thread of their own that has ended before the next entry;
+    /// a synchronous cycle is reported and its resolution abandoned, and a copy of its frames,
+    /// with the fresh containers and singletons they had retained, is kept for the rest of the
+    /// process (about 18 KB per cycle in a debug build).
     ///
     /// `prepare` receives each fresh container before its factory is resolved, after its
     /// `autoRegister()`, to keep validation off real resources:
@@ -43,10 +48,10 @@ extension Container {
                 let (container, factory) = entry.target()
                 run.adopt(container, preparing: prepare)
                 factories.append(factory.validationName)
-                await run.validate(factory, shared: self)
+                await run.validate(factory, in: container, preparing: prepare)
             }
         }
-        let (issues, graph) = run.finish()
+        let (issues, graph) = run.finish(oncePerCycle: true)
         return ValidationReport(factories: factories, issues: issues, graph: graph)
     }
 }

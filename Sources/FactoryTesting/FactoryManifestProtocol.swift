@@ -91,10 +91,19 @@ struct ValidateFactoriesExchange {
 
     /// What the command prints and writes.
     struct Answer: Codable {
+        /// A problem: the plugin prints it at the factory's declaration, which it knows.
+        struct Problem: Codable {
+            /// The kind, such as `cycle`.
+            var kind: String
+            /// The factory at fault, `Container.name<Type>`.
+            var factory: String
+            /// What went wrong, and what to do about it.
+            var message: String
+        }
         /// The report's summary line.
         var summary: String
-        /// One line per problem, as the report describes it.
-        var problems: [String]
+        /// Each problem, in the report's order.
+        var problems: [Problem]
         /// One line per skipped factory.
         var skipped: [String]
         /// The graph of every resolution, in each format the command offers.
@@ -121,7 +130,9 @@ struct ValidateFactoriesExchange {
     func answer(with report: ValidationReport) throws {
         let answer = Answer(
             summary: String(report.description.prefix { $0 != "\n" }),
-            problems: report.problems.map { "[\($0.kind.rawValue)] \($0.message)" },
+            problems: report.problems.map {
+                Answer.Problem(kind: $0.kind.rawValue, factory: $0.factory, message: $0.message)
+            },
             skipped: report.skipped.map(\.message),
             dot: report.graph.dot(),
             mermaid: report.graph.mermaid(),

@@ -119,6 +119,22 @@ struct ValidateAllTests {
         )
     }
 
+    @Test func eachCycleIsReportedOnceHoweverManyOfItsFactoriesAreListed() async throws {
+        let report = try await Container.shared.validateAll([
+            .factory(\Container.manifestSyncCycleA, in: { Container() }),
+            .factory(\Container.manifestSyncCycleB, in: { Container() }),
+            .factory(\Container.manifestCycleA, in: { Container() }),
+            .factory(\Container.manifestCycleB, in: { Container() }),
+        ])
+        // Each is found from both ends, with its path starting at either; reported by the first.
+        #expect(report.problems.map(\.kind) == [.cycle, .cycle], "\(report)")
+        #expect(
+            report.problems.map(\.factory) == [
+                "Container.manifestSyncCycleA<ManifestService>", "Container.manifestCycleA<ManifestService>",
+            ])
+        #expect(report.description.hasPrefix("Validated 4 factories: 2 problems, 0 skipped."))
+    }
+
     @Test func factoriesInATaskBoundScopeAreResolvedInABlockValidationOpens() async throws {
         // Outside every withScope block, resolving these would stop the program; validation opens
         // a block of their scope, resolves them there and ends it before it returns.
@@ -222,17 +238,22 @@ struct ValidateAllTests {
             .factory(\ManifestFeatureContainer.usesMainContainer, in: { ManifestFeatureContainer() }),
             .factory(\Container.manifestSingleton, in: { Container() }),
         ])
+        // What a factory resolves through `Container.shared` is drawn too: validation binds a fresh
+        // `Container` of its own there, and records it.
         #expect(
             report.graph.nodes.map(\.id) == [
                 "ManifestFeatureContainer.usesMainContainer<ManifestService>",
-                "Container.manifestSingleton<ManifestService>",
                 "Container.manifestPlain<ManifestService>",
+                "Container.manifestSingleton<ManifestService>",
             ])
         #expect(
             report.graph.edges == [
                 DependencyGraph.Edge(
+                    from: "ManifestFeatureContainer.usesMainContainer<ManifestService>",
+                    to: "Container.manifestPlain<ManifestService>"),
+                DependencyGraph.Edge(
                     from: "Container.manifestSingleton<ManifestService>", to: "Container.manifestPlain<ManifestService>"
-                )
+                ),
             ])
         #expect(report.graph.dot().contains("\"Container.manifestSingleton<ManifestService>\" -> "))
     }

@@ -12,12 +12,15 @@ enum DependencyCycle {
     }
 
     /// Stops the process with the cycle's path; a synchronous factory has no way to return an error.
-    /// Under `validate`, on its validation thread, reports the cycle and parks the thread instead.
+    /// Under `validate`, on its validation thread, reports the cycle and abandons the resolution
+    /// instead (see ``ValidationThread``).
     static func report(path: [String], chain: ResolutionChain?, acrossThreads: Bool = false) -> Never {
         chain?.flushTrace()
         let text = message(path: path, acrossThreads: acrossThreads)
-        if let validation = ValidationThread.current {
-            validation.reportCycleAndPark(factory: path.first ?? "", message: text)
+        if let validation = ValidationThread.abandonable {
+            validation.reportAndAbandon(
+                ValidationFinding(
+                    issue: ValidationIssue(kind: .cycle, factory: path.first ?? "", message: text), cycle: path))
         }
         Diagnostics.stop(text)
     }
@@ -28,8 +31,9 @@ enum DependencyCycle {
             "Dependency cycle suspected: resolution nested deeper than \(limit) levels; the innermost are "
             + "\(recent.joined(separator: " → ")). A factory with a parameter that is not Hashable may be "
             + "resolving itself. \(advice)"
-        if let validation = ValidationThread.current {
-            validation.reportCycleAndPark(factory: recent.first ?? "", message: text)
+        if let validation = ValidationThread.abandonable {
+            validation.reportAndAbandon(
+                ValidationFinding(issue: ValidationIssue(kind: .cycle, factory: recent.first ?? "", message: text)))
         }
         Diagnostics.stop(text)
     }

@@ -24,9 +24,23 @@ final class ValidationRun {
         containers.append(container)
     }
 
-    /// Resolves `factory` with singletons of its own, reporting to the run.
-    func validate(_ factory: any ValidatableFactory, shared: Container) async {
-        await factory.validate(reportingTo: sink, shared: shared, singletons: Scope.Singleton())
+    /// Resolves `factory`, made on `container`, with singletons of its own and a fresh
+    /// `Container.shared`, reporting to the run: `container` itself when it is a `Container`, else
+    /// a new one that `prepare` sees first.
+    func validate(
+        _ factory: any ValidatableFactory, in container: any ManagedContainer,
+        preparing prepare: (any ManagedContainer) -> Void = { _ in }
+    ) async {
+        let shared: Container
+        if let container = container as? Container {
+            shared = container
+        } else {
+            shared = Container()
+            adopt(shared, preparing: prepare)
+        }
+        await factory.validate(
+            with: ValidationBindings(
+                sink: sink, factory: factory.validationName, shared: shared, singletons: Scope.Singleton()))
     }
 
     /// Runs `resolutions`, then ends the task-bound blocks validation opened, also when
@@ -41,12 +55,13 @@ final class ValidationRun {
         await sink.closeBlocks()
     }
 
-    /// Returns the issues reported, the scope leaks the graph shows, and the graph. After
+    /// Returns the issues reported (with `oncePerCycle`, each dependency cycle once, however many
+    /// of its factories found it), the scope leaks the graph shows, and the graph. After
     /// ``resolving(_:)``, which ended the task-bound blocks.
-    func finish() -> (issues: [ValidationIssue], graph: DependencyGraph) {
+    func finish(oncePerCycle: Bool = false) -> (issues: [ValidationIssue], graph: DependencyGraph) {
         withExtendedLifetime(containers) {
             let graph = recorder.graph
-            return (sink.issues + Self.scopeSmells(in: graph), graph)
+            return ((oncePerCycle ? sink.issuesOncePerCycle : sink.issues) + Self.scopeSmells(in: graph), graph)
         }
     }
 
