@@ -174,7 +174,6 @@ extension FactoryIdentity {
         }
     }
 
-
     /// Stores `box`, which runs `closure`, for each of `keys`. The boxes it replaces are released
     /// after the lock: a closure's captured values may run a `deinit`.
     @usableFromInline
