@@ -195,9 +195,7 @@ struct ResolutionRequest {
     /// Reserves a slot for creation by the current thread.
     func reserve() -> InFlight {
         let chain = ResolutionChain.current
-        return InFlight(
-            owner: chain, frameIndex: chain.depth,
-            label: Diagnostics.describe(container: containerType, name: key.name, result: result))
+        return InFlight(owner: chain, frameIndex: chain.depth, container: containerType, name: key.name, result: result)
     }
 }
 

@@ -11,7 +11,10 @@ final class InFlight: @unchecked Sendable {
     @usableFromInline let owner: ResolutionChain
     /// Index of the creating frame in the owner's stack; nil for `autoRegister()`.
     let frameIndex: Int?
-    let label: String
+    /// What `label` is made from: text, or a factory's parts, formatted only when a message needs
+    /// them. A slot is reserved under its cache's lock, on every creation; formatting the name
+    /// there cost about 400 instructions of string building inside the locked section.
+    private let labelSource: LabelSource
     /// Whether `label` names a step of its own in a cycle's path (a property wrapper's storage)
     /// rather than repeating the creating frame.
     let labelIsStep: Bool
@@ -27,13 +30,34 @@ final class InFlight: @unchecked Sendable {
     /// container's cache. Written by the reserving thread, and read only by it.
     @usableFromInline var singletonSlot: (Scope.Singleton, SingletonEntry)?
 
+    enum LabelSource {
+        case text(String)
+        case factory(container: Any.Type, name: LiteralText, result: Any.Type)
+    }
+
     @usableFromInline
-    init(owner: ResolutionChain, frameIndex: Int?, label: @autoclosure () -> String, labelIsStep: Bool = false) {
+    init(owner: ResolutionChain, frameIndex: Int?, label: String, labelIsStep: Bool = false) {
         self.owner = owner
         self.frameIndex = frameIndex
         self.labelIsStep = labelIsStep
-        // Only slow paths reserve a slot, and the label is what a slow-wait warning prints.
-        self.label = label()
+        self.labelSource = .text(label)
+    }
+
+    /// A creation of the factory `name` of `container`, resolving to `result`.
+    init(owner: ResolutionChain, frameIndex: Int?, container: Any.Type, name: LiteralText, result: Any.Type) {
+        self.owner = owner
+        self.frameIndex = frameIndex
+        self.labelIsStep = false
+        self.labelSource = .factory(container: container, name: name, result: result)
+    }
+
+    /// How messages name the creation: `Container.service<Service>`, or the text it was given.
+    var label: String {
+        switch labelSource {
+        case .text(let text): return text
+        case .factory(let container, let name, let result):
+            return Diagnostics.describe(container: container, name: name, result: result)
+        }
     }
 
     /// Publishes the result to every waiter.
