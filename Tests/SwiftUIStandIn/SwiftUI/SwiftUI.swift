@@ -29,17 +29,23 @@ extension Never: View {
     public var body: Never { fatalError() }
 }
 
-// https://developer.apple.com/documentation/swiftui/emptyview
-@frozen
-public struct EmptyView {
-    #if STANDIN_MAIN_ACTOR_EMPTYVIEW
-        @MainActor public init() {}
-    #else
+// https://developer.apple.com/documentation/swiftui/emptyview (in the main-actor variant, the
+// whole type is isolated, its initializer included)
+#if STANDIN_MAIN_ACTOR_EMPTYVIEW
+    @frozen @MainActor
+    public struct EmptyView {
+        public init() {}
+        // The stand-in's own builders make one wherever they run.
+        nonisolated init(standIn: Void) {}
+    }
+#else
+    @frozen
+    public struct EmptyView {
         nonisolated public init() {}
-    #endif
-    // The stand-in's own builders make one wherever they run.
-    nonisolated init(standIn: Void) {}
-}
+        // The stand-in's own builders make one wherever they run.
+        nonisolated init(standIn: Void) {}
+    }
+#endif
 
 extension EmptyView: View {
     public typealias Body = Never
