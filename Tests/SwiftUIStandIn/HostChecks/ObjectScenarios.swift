@@ -118,3 +118,58 @@ func objectScenarios(_ checks: Checks) {
         checks.expect(host.invalidated, [], "views invalidated")
     }
 }
+
+@MainActor @Observable
+final class CountingModel {
+    nonisolated(unsafe) static var made = 0
+    var value = 0
+    init() { Self.made += 1 }
+}
+
+/// The forms the SwiftUI article uses: the object is the property's initial value.
+struct InitialValueForms: View {
+    @InjectedObservable var model = CountingModel()
+    @InjectedObject var object = CountingObject()
+    var body: some View { Text("\(model.value) \(object.value)") }
+}
+
+struct InitialValueParent: View {
+    let switches: Switches
+    var body: some View {
+        VStack {
+            Text("tick \(switches.tick)")
+            InitialValueForms()
+        }
+    }
+}
+
+@MainActor
+func initialValueScenarios(_ checks: Checks) {
+    checks.run("`var model = Model()` forms make one object per identity across re-renders") {
+        CountingModel.made = 0
+        CountingObject.made = 0
+        let switches = Switches()
+        let host = StandInHost()
+        host.mount(InitialValueParent(switches: switches))
+        for tick in 1...3 {
+            switches.tick = tick
+            host.render()
+        }
+        checks.expect(CountingModel.made, 1, "@Observable models made")
+        checks.expect(CountingObject.made, 1, "ObservableObjects made")
+        checks.expect(host.texts, ["tick 3", "0 0"])
+    }
+
+    checks.run("a view shown in two windows has an object per window") {
+        CountingModel.made = 0
+        CountingObject.made = 0
+        let host = StandInHost()
+        let group = WindowGroup { InitialValueForms() }
+        host.open(group)
+        host.open(group)
+        host.render()
+        host.render()
+        checks.expect(CountingModel.made, 2, "@Observable models made")
+        checks.expect(CountingObject.made, 2, "ObservableObjects made")
+    }
+}

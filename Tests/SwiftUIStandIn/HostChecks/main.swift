@@ -7,6 +7,7 @@ import SwiftUI
 let checks = Checks()
 subtreeScenarios(checks)
 objectScenarios(checks)
+initialValueScenarios(checks)
 sceneAndPreviewScenarios(checks)
 if checks.failures > 0 {
     print("\(checks.failures) expectation(s) failed")
