@@ -87,10 +87,15 @@ struct SessionView: View {
     var body: some View { Text("session \(model.session.id)") }
 }
 
-/// A window's root, holding the window's container.
-struct SceneRoot: View {
-    @State private var container = Container()
+/// A container the app owns and may replace.
+@MainActor @Observable
+final class Account {
+    var container = Container()
+}
+
+struct AccountRoot: View {
+    let account: Account
     var body: some View {
-        SessionView().withContainer(container)
+        SessionView().withContainer(account.container)
     }
 }

@@ -14,7 +14,7 @@ func sceneAndPreviewScenarios(_ checks: Checks) {
     checks.run("each window of a group has its own scene container") {
         Session.made = 0
         let host = StandInHost()
-        let group = WindowGroup { SceneRoot() }
+        let group = WindowGroup { SessionView().withContainer { Container() } }
         let first = host.open(group)
         host.open(group)
         host.render()
@@ -27,6 +27,21 @@ func sceneAndPreviewScenarios(_ checks: Checks) {
         host.render()
         checks.expect(host.texts, ["session 2"])
         checks.expect(host.identities, bothWindows / 2, "identities with storage once a window closed")
+    }
+
+    checks.run("the views below follow a container passed in, when it is replaced") {
+        Session.made = 0
+        let account = Account()
+        let host = StandInHost()
+        host.mount(AccountRoot(account: account))
+        host.render()
+        checks.expect(host.texts, ["session 1"])
+        account.container = Container()
+        host.render()
+        checks.expect(host.texts, ["session 1"], "the view keeps its object")
+        host.mount(AccountRoot(account: account))
+        host.render()
+        checks.expect(host.texts, ["session 1", "session 2"], "a view created since resolves from the new one")
     }
 
     checks.run("a preview's withContainer registration does not reach another preview") {
