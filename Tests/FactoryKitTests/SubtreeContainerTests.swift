@@ -1,5 +1,6 @@
 import FactoryKit
 import FactoryTesting
+import Foundation
 import Testing
 
 // `withContainer(_:_:)` for `Container` gives the views below it a child container
@@ -105,5 +106,53 @@ struct SubtreeContainerTests {
         below.applyRegistrations()
         #expect(below.container(SceneFeatureContainer.self) === feature)
         #expect(feature.heading() == "mock heading")
+    }
+
+    @Test func customContainerRegistrationsReleasedInAnyOrderRestoreTheOriginal() {
+        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]] {
+            let feature = SceneFeatureContainer()
+            var registrations: [FactoryViewRegistration<SceneFeatureContainer, String>?] = (0..<3).map { index in
+                FactoryViewRegistration(\SceneFeatureContainer.heading) { "mock \(index)" }
+            }
+            for registration in registrations {
+                ViewContainers().installing(feature).adding(registration!).applyRegistrations()
+            }
+            #expect(feature.heading() == "mock 2")
+            for (step, index) in order.enumerated() {
+                registrations[index] = nil
+                let alive = registrations.indices.filter { registrations[$0] != nil }
+                let expected = alive.last.map { "mock \($0)" } ?? "live heading"
+                #expect(feature.heading() == expected, "order \(order), after step \(step)")
+            }
+        }
+    }
+
+    @Test func aRegistrationMadeSinceStillWinsOverTheChainsUndo() {
+        let feature = SceneFeatureContainer()
+        var first: FactoryViewRegistration<SceneFeatureContainer, String>? =
+            FactoryViewRegistration(\SceneFeatureContainer.heading) { "first" }
+        var second: FactoryViewRegistration<SceneFeatureContainer, String>? =
+            FactoryViewRegistration(\SceneFeatureContainer.heading) { "second" }
+        ViewContainers().installing(feature).adding(first!).adding(second!).applyRegistrations()
+        feature.heading.register { "registered since" }
+        first = nil
+        second = nil
+        #expect(feature.heading() == "registered since")
+    }
+
+    @Test func undosOverlappingOnSeveralThreadsStillRestoreTheOriginal() {
+        for round in 0..<200 {
+            let feature = SceneFeatureContainer()
+            let registrations = (0..<4).map { index in
+                FactoryViewRegistration(\SceneFeatureContainer.heading) { "mock \(index)" }
+            }
+            for registration in registrations {
+                ViewContainers().installing(feature).adding(registration).applyRegistrations()
+            }
+            DispatchQueue.concurrentPerform(iterations: registrations.count) { index in
+                registrations[(index + round) % registrations.count].undo()
+            }
+            #expect(feature.heading() == "live heading", "round \(round)")
+        }
     }
 }

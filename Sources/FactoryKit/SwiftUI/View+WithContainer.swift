@@ -68,9 +68,10 @@
         /// is applied to the container of type `C` the views below resolve from (the scene
         /// container installed above them, else `C.shared`) the first time one of them creates
         /// its object or reads its `SceneContainer`, and undone when this view leaves the
-        /// hierarchy (a registration made since wins over the undo). Other views resolving from
-        /// that container see it meanwhile: install a scene container of type `C` above the
-        /// modifier to confine it. With a `KeyPath` of `Container`, it is the `Container` form.
+        /// hierarchy, in any order relative to other such registrations (a registration made
+        /// since wins over the undo). Other views resolving from that container see it
+        /// meanwhile: install a scene container of type `C` above the modifier to confine it.
+        /// With a `KeyPath` of `Container`, it is the `Container` form.
         public func withContainer<C: SharedContainer, T>(
             _ keyPath: KeyPath<C, Factory<T>>, _ factory: @escaping VoidFactoryType<T>
         ) -> some View {

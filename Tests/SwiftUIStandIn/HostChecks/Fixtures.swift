@@ -99,3 +99,15 @@ struct AccountRoot: View {
         SessionView().withContainer(account.container)
     }
 }
+
+final class FeatureContainer: SharedContainer {
+    @TaskLocal static var shared = FeatureContainer()
+    let manager = ContainerManager()
+
+    var heading: Factory<String> { self { "live heading" } }
+}
+
+struct Heading: View {
+    @SceneContainer(FeatureContainer.self) var features
+    var body: some View { Text(features.heading()) }
+}

@@ -53,6 +53,17 @@ struct GrowingList: View {
     }
 }
 
+struct TwoMockedHeadings: View {
+    let switches: Switches
+    var body: some View {
+        VStack {
+            if switches.first { Heading().withContainer(\FeatureContainer.heading) { "first heading" } }
+            if switches.second { Heading().withContainer(\FeatureContainer.heading) { "second heading" } }
+            if switches.later { Heading() }
+        }
+    }
+}
+
 @MainActor
 func subtreeScenarios(_ checks: Checks) {
     checks.run("a sibling and the views outside do not see a sibling's mock") {
@@ -154,5 +165,29 @@ func subtreeScenarios(_ checks: Checks) {
         host.render()
         checks.expect(host.texts, ["mock"])
         checks.expect(scene.greeting(), "live", "the scene container itself")
+    }
+
+    checks.run("a custom container's registrations, released in creation order, restore live") {
+        FeatureContainer.$shared.withValue(FeatureContainer()) {
+            let switches = Switches()
+            let host = StandInHost()
+            host.mount(TwoMockedHeadings(switches: switches))
+            host.render()
+            checks.expect(host.texts, ["first heading", "second heading"])
+            host.render()
+            // The custom form registers on the container, which both siblings read: the later wins.
+            checks.expect(host.texts, ["second heading", "second heading"])
+            switches.first = false
+            host.render()
+            checks.expect(host.texts, ["second heading"])
+            // Unlike the `Container` form, this one is undone when SwiftUI drops the modifier's
+            // state, after the update that removed it: a view made later sees the original.
+            switches.second = false
+            host.render()
+            switches.later = true
+            host.render()
+            checks.expect(host.texts, ["live heading"], "a view created after both left")
+            checks.expect(FeatureContainer.shared.heading(), "live heading", "FeatureContainer.shared")
+        }
     }
 }
