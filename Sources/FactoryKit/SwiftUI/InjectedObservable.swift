@@ -1,5 +1,6 @@
 #if canImport(SwiftUI)
     import Combine
+    import Foundation
     import Observation
     import SwiftUI
 
@@ -56,7 +57,9 @@
         /// Creates the object if this view identity has none yet; SwiftUI calls it before `body`.
         nonisolated public mutating func update() {
             // `DynamicProperty.update()` is nonisolated, but SwiftUI calls it on the main thread,
-            // where views update. The copy shares the storage (`holder`) that `body` reads.
+            // where views update. Called anywhere else, it leaves the object to `wrappedValue`,
+            // which is main-actor isolated. The copy shares the storage (`holder`) `body` reads.
+            guard Thread.isMainThread else { return }
             nonisolated(unsafe) let property = self
             MainActor.assumeIsolated { property.createObject() }
         }
