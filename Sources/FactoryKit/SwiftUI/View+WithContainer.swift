@@ -17,10 +17,10 @@
         ///
         /// Use it for a container something else owns and may replace; the views below follow
         /// the container passed in each update. To give each window (or each identity of a view)
-        /// a container of its own, use the closure form, `withContainer { Container() }`, instead: a `Container()`
-        /// written in `body` here would be a new container on every update. While a view's object
-        /// is created, a scene `Container` is also bound as `Container.shared`, so `@Injected`
-        /// properties the object initializes resolve from it.
+        /// a container of its own, use the closure form, `withContainer { Container() }`: a
+        /// `Container()` written in `body` here would be a new container on every update. While
+        /// a view's object is created, a scene `Container` is also bound as `Container.shared`,
+        /// so `@Injected` properties the object initializes resolve from it.
         public func withContainer<C: SharedContainer>(_ container: C) -> some View {
             modifier(SceneContainerModifier(container: container))
         }
@@ -44,7 +44,8 @@
         }
 
         /// Registers `factory` for the `Container` factory at `keyPath`, for this view and
-        /// everything below it, and nothing else: `ContentView().withContainer(\.service) { MockService() }`.
+        /// everything below it, and nothing else:
+        /// `ContentView().withContainer(\.service) { MockService() }`.
         ///
         /// The views below resolve from a container of their own: a child of the `Container` they
         /// would resolve from otherwise (the scene container installed above them with
