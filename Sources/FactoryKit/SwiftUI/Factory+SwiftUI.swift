@@ -9,13 +9,21 @@
     //         ContentView()
     //     }
 
+    /// An `EmptyView`, made without calling `init()`, which SDKs isolate differently (it is
+    /// `nonisolated` in some, main-actor isolated in others) while these registration forms run
+    /// anywhere. `EmptyView` is a frozen struct with no stored properties, so the empty tuple is
+    /// its whole value; `unsafeBitCast` checks that the sizes match.
+    nonisolated private func emptyView() -> EmptyView {
+        unsafeBitCast((), to: EmptyView.self)
+    }
+
     extension Factory {
         /// Registers a closure and returns an `EmptyView`, so it can sit in a `#Preview` body:
         /// `Container.shared.service { MockService() }`. The same as ``register(factory:)``.
         @discardableResult
         public func callAsFunction(factory: @escaping VoidFactoryType<T>) -> EmptyView {
             register(factory: factory)
-            return EmptyView()
+            return emptyView()
         }
 
         /// Registers a closure for a preview and returns an `EmptyView`:
@@ -24,7 +32,7 @@
         @discardableResult
         public func preview(factory: @escaping VoidFactoryType<T>) -> EmptyView {
             register(factory: factory)
-            return EmptyView()
+            return emptyView()
         }
     }
 
@@ -34,7 +42,7 @@
         @discardableResult
         public func callAsFunction(factory: @escaping ParameterFactoryType<P, T>) -> EmptyView {
             register(factory: factory)
-            return EmptyView()
+            return emptyView()
         }
 
         /// Registers a closure for a preview and returns an `EmptyView`. The same as
@@ -42,7 +50,7 @@
         @discardableResult
         public func preview(factory: @escaping ParameterFactoryType<P, T>) -> EmptyView {
             register(factory: factory)
-            return EmptyView()
+            return emptyView()
         }
     }
 
@@ -52,7 +60,7 @@
         @discardableResult
         public func callAsFunction(_ transform: (Self) -> Void) -> EmptyView {
             transform(self)
-            return EmptyView()
+            return emptyView()
         }
 
         /// Configures the container in one block and returns an `EmptyView`.
@@ -60,7 +68,7 @@
         @discardableResult
         public func preview(_ transform: (Self) -> Void) -> EmptyView {
             transform(self)
-            return EmptyView()
+            return emptyView()
         }
 
         /// Configures `shared` in one block and returns an `EmptyView`.
@@ -68,7 +76,7 @@
         @discardableResult
         public static func preview(_ transform: (Self) -> Void) -> EmptyView {
             transform(shared)
-            return EmptyView()
+            return emptyView()
         }
     }
 #endif

@@ -1,5 +1,6 @@
 #if canImport(SwiftUI)
     import Combine
+    import Foundation
     import SwiftUI
 
     /// Resolves an `ObservableObject` for a SwiftUI view and keeps it for as long as the view
@@ -15,11 +16,13 @@
     /// }
     /// ```
     ///
-    /// The object is resolved on the main actor the first time the view reads it, once per view
-    /// identity, from the scene container installed above the view with `withContainer(_:)`,
-    /// else from `Container.shared` (or the custom container's `shared`). Registrations asked for
-    /// above the view with `withContainer(_:_:)` are applied first. The view updates when the
-    /// object's `objectWillChange` publishes.
+    /// The object is created once per view identity, on the main actor, in ``update()``, which
+    /// SwiftUI calls before the view's `body`: the object's initializer runs outside `body`, so
+    /// what it reads is not tracked as the view's dependencies. It is resolved from the container
+    /// the view reaches: the one `withContainer(_:_:)` gives the views below it, else the scene
+    /// container installed above the view with `withContainer(_:)`, else `Container.shared` (or
+    /// the custom container's `shared`). The view updates when the object's `objectWillChange`
+    /// publishes.
     @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
     @MainActor @propertyWrapper
     public struct InjectedObject<T>: DynamicProperty where T: ObservableObject {
@@ -37,13 +40,35 @@
             source = .factory(keyPath)
         }
 
-        /// Keeps `wrappedValue` without resolving anything, for previews and tests. As with
-        /// `@StateObject`, the object passed when the view is first created is the one kept.
-        public init(_ wrappedValue: T) {
-            source = .building { wrappedValue }
+        /// Builds the object with `wrappedValue`, without a factory, once per view identity:
+        /// `@InjectedObject(ProfileViewModel()) var viewModel`. As with `@StateObject`, the
+        /// expression is evaluated only when the view's object is created, not each time the
+        /// view is initialized.
+        public init(_ wrappedValue: @autoclosure @escaping () -> T) {
+            source = .building(wrappedValue)
         }
 
-        /// The object; resolved the first time it is read.
+        /// Builds the object with the property's initial value, without a factory, once per
+        /// view identity: `@InjectedObject var viewModel = ProfileViewModel()`.
+        public init(wrappedValue: @autoclosure @escaping () -> T) {
+            source = .building(wrappedValue)
+        }
+
+        /// Creates the object if this view identity has none yet; SwiftUI calls it before `body`.
+        nonisolated public mutating func update() {
+            // `DynamicProperty.update()` is nonisolated, but SwiftUI calls it on the main thread,
+            // where views update. Called anywhere else, it leaves the object to `wrappedValue`,
+            // which is main-actor isolated. The copy shares the storage (`holder`) `body` reads.
+            guard Thread.isMainThread else { return }
+            nonisolated(unsafe) let property = self
+            MainActor.assumeIsolated { property.createObject() }
+        }
+
+        private func createObject() {
+            _ = holder.object { containers.object(from: source) }
+        }
+
+        /// The object. SwiftUI has created it in ``update()`` by the time `body` reads it.
         public var wrappedValue: T {
             holder.object { containers.object(from: source) }
         }

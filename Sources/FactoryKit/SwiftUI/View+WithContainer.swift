@@ -7,34 +7,55 @@
         /// resolve from it instead of `shared`.
         ///
         /// ```swift
-        /// WindowGroup {
-        ///     SceneRoot()   // holds `@State private var container = Container()`
-        /// }
-        ///
-        /// struct SceneRoot: View {
-        ///     @State private var container = Container()
+        /// struct AccountRoot: View {
+        ///     let account: Account   // owns the account's container
         ///     var body: some View {
-        ///         ContentView().withContainer(container)
+        ///         ContentView().withContainer(account.container)
         ///     }
         /// }
         /// ```
         ///
-        /// Keep the container where it lives as long as the scene (`@State` in the scene's root
-        /// view, or a property of the app): a container created in `body` would be a new one on
-        /// every update. While a view's object is created, a scene `Container` is also bound as
-        /// `Container.shared`, so `@Injected` properties the object initializes resolve from it.
+        /// Use it for a container something else owns and may replace; the views below follow
+        /// the container passed in each update. To give each window (or each identity of a view)
+        /// a container of its own, use the closure form, `withContainer { Container() }`: a
+        /// `Container()` written in `body` here would be a new container on every update. While
+        /// a view's object is created, a scene `Container` is also bound as `Container.shared`,
+        /// so `@Injected` properties the object initializes resolve from it.
         public func withContainer<C: SharedContainer>(_ container: C) -> some View {
             modifier(SceneContainerModifier(container: container))
         }
 
-        /// Registers `factory` for the `Container` factory at `keyPath`, for this view and
-        /// everything below it: `ContentView().withContainer(\.service) { MockService() }`.
+        /// Makes a scene container with `make` once per identity of this view, and makes it the
+        /// scene container of its type for this view and everything below it, for as long as
+        /// this view exists.
         ///
-        /// The registration reaches the container the views below resolve from: the scene
-        /// `Container` installed above them with `withContainer(_:)`, else `Container.shared`.
-        /// It is applied the first time an `InjectedObject` or `InjectedObservable` below creates
-        /// its object (before resolving it) or a `SceneContainer` below is read, and undone when
-        /// this view leaves the hierarchy (a registration made since wins over the undo).
+        /// ```swift
+        /// WindowGroup {
+        ///     ContentView().withContainer { Container() }
+        /// }
+        /// ```
+        ///
+        /// SwiftUI gives each window of a group new storage for its views' state, so each window
+        /// gets a container of its own, made when the modifier first updates. Views below resolve
+        /// from it as with the form that takes a container.
+        @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+        public func withContainer<C: SharedContainer>(_ make: @escaping @MainActor () -> C) -> some View {
+            modifier(OwnedSceneContainerModifier(make: make))
+        }
+
+        /// Registers `factory` for the `Container` factory at `keyPath`, for this view and
+        /// everything below it, and nothing else:
+        /// `ContentView().withContainer(\.service) { MockService() }`.
+        ///
+        /// The views below resolve from a container of their own: a child of the `Container` they
+        /// would resolve from otherwise (the scene container installed above them with
+        /// `withContainer(_:)`, else `Container.shared`), made when the modifier first updates,
+        /// that starts with everything its parent has registered and cached, with `factory`
+        /// registered on top. Their `InjectedObject`, `InjectedObservable` and `SceneContainer`
+        /// properties use it, and it is bound as `Container.shared` while their objects are
+        /// created. Siblings, ancestors and views elsewhere never see the registration, and when
+        /// the modifier leaves the hierarchy the child goes with it: there is nothing to undo.
+        /// The nearest registration wins for the same factory.
         public func withContainer<T>(
             _ keyPath: KeyPath<Container, Factory<T>>, _ factory: @escaping VoidFactoryType<T>
         ) -> some View {
@@ -42,9 +63,16 @@
         }
 
         /// Registers `factory` for the factory at `keyPath` of a custom container, for this view
-        /// and everything below it: `.withContainer(\FeatureContainer.api) { MockAPI() }`. It
-        /// reaches the scene container of type `C` installed above the views, else `C.shared`, at
-        /// the moments the `Container` form describes.
+        /// and everything below it: `.withContainer(\FeatureContainer.api) { MockAPI() }`.
+        ///
+        /// FactoryKit cannot make an instance of a custom container type, so this registration
+        /// is applied to the container of type `C` the views below resolve from (the scene
+        /// container installed above them, else `C.shared`) the first time one of them creates
+        /// its object or reads its `SceneContainer`, and undone when this view leaves the
+        /// hierarchy, in any order relative to other such registrations (a registration made
+        /// since wins over the undo). Other views resolving from that container see it
+        /// meanwhile: install a scene container of type `C` above the modifier to confine it.
+        /// With a `KeyPath` of `Container`, it is the `Container` form.
         public func withContainer<C: SharedContainer, T>(
             _ keyPath: KeyPath<C, Factory<T>>, _ factory: @escaping VoidFactoryType<T>
         ) -> some View {
@@ -64,28 +92,46 @@
         static let defaultValue = ViewContainers()
     }
 
-    /// Installs a scene container; see `View.withContainer(_:)`.
+    /// Installs a scene container; see `View.withContainer(_:)`. Below `withContainer(_:_:)`
+    /// registrations, its views get a child of the container with them, kept in `@State`.
     private struct SceneContainerModifier<C: SharedContainer>: ViewModifier {
         let container: C
         @Environment(\.factoryViewContainers) private var containers
+        @State private var children = SubtreeContainerCache()
 
         func body(content: Content) -> some View {
-            content.environment(\.factoryViewContainers, containers.installing(container))
+            content.environment(\.factoryViewContainers, containers.installing(container, cache: children))
         }
     }
 
-    /// Asks for a registration; see `View.withContainer(_:_:)`. The registration is kept in
-    /// `@State`, so there is one per view identity, undone when SwiftUI releases it.
+    /// Makes and installs a scene container; see `View.withContainer(_:)`. The container lives in
+    /// `@StateObject` storage, made once per view identity (see `ViewObjectBox`).
+    @available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+    private struct OwnedSceneContainerModifier<C: SharedContainer>: ViewModifier {
+        let make: @MainActor () -> C
+        @Environment(\.factoryViewContainers) private var containers
+        @StateObject private var owned = ViewObjectBox<C>()
+        @State private var children = SubtreeContainerCache()
+
+        func body(content: Content) -> some View {
+            let container = owned.object(orCreate: make)
+            return content.environment(\.factoryViewContainers, containers.installing(container, cache: children))
+        }
+    }
+
+    /// Asks for a registration; see `View.withContainer(_:_:)`. The request, and the child
+    /// container it makes, are kept in `@State`, so there is one per view identity, released
+    /// when the view leaves.
     private struct ViewRegistrationModifier<C: SharedContainer, T>: ViewModifier {
         @Environment(\.factoryViewContainers) private var containers
-        @State private var registration: FactoryViewRegistration<C, T>
+        @State private var request: ViewRegistrationRequest
 
         init(_ keyPath: KeyPath<C, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
-            _registration = State(wrappedValue: FactoryViewRegistration(keyPath, factory: factory))
+            _request = State(wrappedValue: ViewRegistrationRequest(keyPath, factory: factory))
         }
 
         func body(content: Content) -> some View {
-            content.environment(\.factoryViewContainers, containers.adding(registration))
+            content.environment(\.factoryViewContainers, request.containers(below: containers))
         }
     }
 #endif

@@ -4,16 +4,23 @@
 ///
 /// - A view resolves a factory of container type `C` from the scene container of type `C`
 ///   installed nearest above it, else from `C.shared`.
-/// - Before a view wrapper creates its object, and when a view reads its `SceneContainer`, each
-///   registration asked for above it is applied, once, to the container of its key path's root
-///   type that this view resolves from.
+/// - A `withContainer(_:_:)` registration for `Container` gives the views below it a child
+///   container: a copy of the `Container` they would resolve from, with the registration applied.
+///   Nothing outside that part of the hierarchy sees it, and nothing needs undoing.
+/// - For other container types, before a view wrapper creates its object, and when a view reads
+///   its `SceneContainer`, each registration asked for above it is applied, once, to the
+///   container of its key path's root type that this view resolves from.
 /// - While the object is created, a scene `Container` is bound as `Container.shared`, so
 ///   `@Injected` and `dependency(_:)` inside the object's initializer see the same container.
 package struct ViewContainers: Sendable {
     /// Scene containers by their type.
     private var scene: [ObjectIdentifier: any SharedContainer] = [:]
-    /// Registrations asked for above this point, outermost first.
+    /// Registrations asked for above this point on containers they resolve from (custom
+    /// container types), outermost first.
     package private(set) var registrations: [any ViewRegistration] = []
+    /// `Container` registrations asked for above this point, outermost first; the views here
+    /// resolve from a child container that has them (see `SubtreeContainer.swift`).
+    package internal(set) var subtreeRegistrations: [SubtreeRegistration] = []
 
     /// Nothing installed: every factory resolves from its container type's `shared`.
     package init() {}

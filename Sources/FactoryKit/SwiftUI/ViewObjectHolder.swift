@@ -1,6 +1,6 @@
 /// Keeps the object a SwiftUI view wrapper created, so that it is created once per view identity:
-/// SwiftUI keeps one holder per identity (in `@State` or `@StateObject`) and discards the ones
-/// later initializations of the view create before they are used.
+/// SwiftUI keeps one holder per identity (in `@StateObject`, see `ViewObjectBox`) and discards
+/// the ones later initializations of the view create before they are used.
 ///
 /// The wrappers that use it are `@MainActor`, so the holder is only ever touched on the main
 /// actor; it is not `Sendable`.

@@ -2,7 +2,7 @@
 /// view reaches, or a closure the view was given.
 ///
 /// `InjectedObject` and `InjectedObservable` store one and create their object with
-/// ``ViewContainers/object(from:)`` the first time the view reads it.
+/// ``ViewContainers/object(from:)`` in `update()`, before the view's `body` runs.
 package struct ViewObjectSource<T> {
     /// Builds the object for a view that sees `containers`.
     let create: (ViewContainers) -> T

@@ -8,24 +8,20 @@ package protocol ViewRegistration: AnyObject, Sendable {
 }
 
 /// Registers `factory` for one factory key path, in each container a view below it resolves
-/// from, the first time such a view creates its object.
+/// from, the first time such a view creates its object. `withContainer(_:_:)` uses it for custom
+/// container types, of which FactoryKit cannot make a child.
 ///
 /// It remembers what each registration replaced. When ``undo()`` runs, or the value is released
-/// (the view that asked for it leaves the hierarchy), each container gets its previous
-/// registration back, unless something registered or reset the factory since: the later change
-/// wins.
+/// (the view that asked for it leaves the hierarchy), each container gets back what was there
+/// before, in whatever order registrations of the same factory are released: they form a chain
+/// per container and factory (``ViewRegistrationChains``), and one released under a later one
+/// hands what it replaced to that one. Something registered or reset since wins over the undo.
 package final class FactoryViewRegistration<C: SharedContainer, T>: ViewRegistration, @unchecked Sendable {
     // `factory` is a `VoidFactoryType`, not `@Sendable` by design, like every registered closure;
     // it is only handed to the container. `applied` is guarded by its lock.
     private let keyPath: KeyPath<C, Factory<T>>
     private let factory: VoidFactoryType<T>
-    private let applied = Locked<[Application]>([])
-
-    private struct Application {
-        let container: C
-        let box: AnyObject
-        let replaced: ReplacedRegistration
-    }
+    private let applied = Locked<[ViewRegistrationChains.Link]>([])
 
     /// A registration of `factory` for the factory at `keyPath`, not yet applied anywhere.
     package init(_ keyPath: KeyPath<C, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
@@ -45,31 +41,31 @@ package final class FactoryViewRegistration<C: SharedContainer, T>: ViewRegistra
     @MainActor
     package func apply(in containers: ViewContainers) {
         let container = containers.container(C.self)
-        let isApplied = applied.withLock { applications in
-            applications.contains { $0.container === container }
+        let isApplied = applied.withLock { links in
+            links.contains { $0.container === container }
         }
         if isApplied { return }
-        let factory = container[keyPath: keyPath]
+        let registration = container[keyPath: keyPath].registration
         let build = self.factory
         let box = ClosureBox<Void, T> { _, _ in build() }
-        // Applications run on the main actor, one at a time; the lock guards against `undo()`,
-        // which runs wherever the registration is released.
-        guard let replaced = factory.registration.registerReplacing(box, validator: SyncValidator<T>.self) else {
+        guard let replaced = registration.registerReplacing(box, validator: SyncValidator<T>.self) else {
             return
         }
-        applied.withLock { $0.append(Application(container: container, box: box, replaced: replaced)) }
+        let link = ViewRegistrationChains.Link(
+            container: container, factory: keyPath, box: box, replaced: replaced,
+            restore: { replaced, box in registration.restoreRegistration(replaced, ifCurrent: box) })
+        ViewRegistrationChains.append(link)
+        applied.withLock { $0.append(link) }
     }
 
-    /// Gives every container the registration it had before this one, where this one is still
-    /// in place.
+    /// Gives every container what it should hold without this registration: the registration of
+    /// the latest one still in place above the same factory, else what was there before the
+    /// first, unless something registered or reset the factory since.
     package func undo() {
-        let applications = applied.withLock { applications in
-            defer { applications.removeAll() }
-            return applications
+        let links = applied.withLock { links in
+            defer { links.removeAll() }
+            return links
         }
-        for application in applications.reversed() {
-            application.container[keyPath: keyPath].registration
-                .restoreRegistration(application.replaced, ifCurrent: application.box)
-        }
+        ViewRegistrationChains.remove(links)
     }
 }

@@ -2,11 +2,15 @@
 // (the declarations mirror Apple's, whose documentation is on the page cited above each)
 
 // A stand-in for the SwiftUI declarations that FactoryKit's `#if canImport(SwiftUI)` files and
-// the SwiftUI article's samples use, so that `.ci/check-swiftui` can type-check them on Linux.
-// Each declaration copies the shape of Apple's: its generic signature, isolation and parameter
-// attributes, from the page cited above it. Nothing here is meant to run; bodies are
-// placeholders. Keep it to what the checked code uses: every extra declaration is one more
-// signature that could be wrong.
+// the SwiftUI article's samples use, so that `.ci/check-swiftui` can build them on Linux and run
+// them in a small host (Host.swift) that evaluates a view tree as SwiftUI documents it. Each
+// declaration copies the shape of Apple's: its generic signature, isolation and parameter
+// attributes, from the page cited above it. Storage and behaviour are the host's, never Apple's
+// code. Keep it to what the checked code uses: every extra declaration is one more signature that
+// could be wrong.
+//
+// Built with `-D STANDIN_MAIN_ACTOR_EMPTYVIEW`, `EmptyView.init()` is main-actor isolated, as in
+// some SwiftUI implementations, so FactoryKit is checked against both isolations.
 
 @_exported import Combine
 @_exported import Observation
@@ -25,11 +29,23 @@ extension Never: View {
     public var body: Never { fatalError() }
 }
 
-// https://developer.apple.com/documentation/swiftui/emptyview
-@frozen
-public struct EmptyView {
-    @inlinable nonisolated public init() {}
-}
+// https://developer.apple.com/documentation/swiftui/emptyview (in the main-actor variant, the
+// whole type is isolated, its initializer included)
+#if STANDIN_MAIN_ACTOR_EMPTYVIEW
+    @frozen @MainActor
+    public struct EmptyView {
+        public init() {}
+        // The stand-in's own builders make one wherever they run.
+        nonisolated init(standIn: Void) {}
+    }
+#else
+    @frozen
+    public struct EmptyView {
+        nonisolated public init() {}
+        // The stand-in's own builders make one wherever they run.
+        nonisolated init(standIn: Void) {}
+    }
+#endif
 
 extension EmptyView: View {
     public typealias Body = Never
@@ -40,7 +56,7 @@ extension EmptyView: View {
 @frozen
 public struct TupleView<T> {
     public var value: T
-    @inlinable nonisolated public init(_ value: T) { self.value = value }
+    nonisolated public init(_ value: T) { self.value = value }
 }
 
 extension TupleView: View {
@@ -56,21 +72,56 @@ public struct ViewBuilder {
     public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     @available(*, unavailable, message: "this expression does not conform to 'View'")
     @_disfavoredOverload
-    public static func buildExpression(_ invalid: Any) -> some View { EmptyView() }
-    public static func buildBlock() -> EmptyView { EmptyView() }
+    public static func buildExpression(_ invalid: Any) -> some View { EmptyView(standIn: ()) }
+    public static func buildBlock() -> EmptyView { EmptyView(standIn: ()) }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
     public static func buildBlock<each Content: View>(
         _ content: repeat each Content
     ) -> TupleView<(repeat each Content)> {
         TupleView((repeat each content))
     }
+    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildif(_:)
+    public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
+    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(first:)
+    public static func buildEither<TrueContent: View, FalseContent: View>(
+        first: TrueContent
+    ) -> _ConditionalContent<TrueContent, FalseContent> {
+        _ConditionalContent(storage: .trueContent(first))
+    }
+    // https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(second:)
+    public static func buildEither<TrueContent: View, FalseContent: View>(
+        second: FalseContent
+    ) -> _ConditionalContent<TrueContent, FalseContent> {
+        _ConditionalContent(storage: .falseContent(second))
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/optional ("Optional: View when Wrapped: View")
+extension Optional: View where Wrapped: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
+}
+
+// https://developer.apple.com/documentation/swiftui/_conditionalcontent
+public struct _ConditionalContent<TrueContent, FalseContent> {
+    enum Storage {
+        case trueContent(TrueContent)
+        case falseContent(FalseContent)
+    }
+    let storage: Storage
+}
+
+extension _ConditionalContent: View where TrueContent: View, FalseContent: View {
+    public typealias Body = Never
+    public var body: Never { fatalError() }
 }
 
 // https://developer.apple.com/documentation/swiftui/text
 @frozen
 public struct Text: Equatable, Sendable {
-    @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ content: S) {}
-    public static func == (lhs: Text, rhs: Text) -> Bool { true }
+    let content: String
+    @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ content: S) { self.content = String(content) }
+    public static func == (lhs: Text, rhs: Text) -> Bool { lhs.content == rhs.content }
 }
 
 extension Text: View {
@@ -82,7 +133,8 @@ extension Text: View {
 // and `spacing:` with defaults; the samples use neither)
 @frozen
 public struct VStack<Content: View>: View {
-    @inlinable nonisolated public init(@ViewBuilder content: () -> Content) {}
+    nonisolated(unsafe) let content: Content
+    nonisolated public init(@ViewBuilder content: () -> Content) { self.content = content() }
     public typealias Body = Never
     public var body: Never { fatalError() }
 }
@@ -90,8 +142,13 @@ public struct VStack<Content: View>: View {
 // https://developer.apple.com/documentation/swiftui/button
 @MainActor @preconcurrency
 public struct Button<Label: View>: View {
+    nonisolated let title: String
+    nonisolated let action: @MainActor () -> Void
     @preconcurrency nonisolated public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void)
-    where Label == Text {}
+    where Label == Text {
+        self.title = String(title)
+        self.action = action
+    }
     public typealias Body = Never
     public var body: Never { fatalError() }
 }
@@ -114,7 +171,7 @@ public protocol ViewModifier {
     typealias Content = _ViewModifier_Content<Self>
 }
 
-// The type of `content` in `ViewModifier.body(content:)`.
+// The type of `content` in `ViewModifier.body(content:)`: the host puts the modified view there.
 public struct _ViewModifier_Content<Modifier: ViewModifier> {}
 
 extension _ViewModifier_Content: View {
@@ -127,7 +184,7 @@ extension _ViewModifier_Content: View {
 public struct ModifiedContent<Content, Modifier> {
     public var content: Content
     public var modifier: Modifier
-    @inlinable nonisolated public init(content: Content, modifier: Modifier) {
+    nonisolated public init(content: Content, modifier: Modifier) {
         self.content = content
         self.modifier = modifier
     }
@@ -140,16 +197,28 @@ extension ModifiedContent: View where Content: View, Modifier: ViewModifier {
 
 extension View {
     // https://developer.apple.com/documentation/swiftui/view/modifier(_:)
-    @inlinable nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> {
+    nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> {
         ModifiedContent(content: self, modifier: modifier)
     }
 
     // https://developer.apple.com/documentation/swiftui/view/environment(_:_:)
-    @inlinable nonisolated public func environment<V>(
+    nonisolated public func environment<V>(
         _ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V
     ) -> some View {
-        self
+        modifier(_EnvironmentKeyWritingModifier(writing: value, at: keyPath))
     }
+}
+
+// What `environment(_:_:)` returns; the host writes the value for the content.
+public struct _EnvironmentKeyWritingModifier<Value>: ViewModifier {
+    nonisolated(unsafe) let keyPath: WritableKeyPath<EnvironmentValues, Value>
+    nonisolated(unsafe) let value: Value
+    // Not the synthesized initializer, which would be main-actor isolated.
+    nonisolated init(writing value: Value, at keyPath: WritableKeyPath<EnvironmentValues, Value>) {
+        self.keyPath = keyPath
+        self.value = value
+    }
+    public func body(content: Content) -> Content { content }
 }
 
 // MARK: Dynamic properties
@@ -171,69 +240,94 @@ public protocol EnvironmentKey {
 
 // https://developer.apple.com/documentation/swiftui/environmentvalues
 public struct EnvironmentValues {
+    private var values: [ObjectIdentifier: Any] = [:]
     public init() {}
     public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
-        get { K.defaultValue }
-        set {}
+        get { values[ObjectIdentifier(key)].map { $0 as! K.Value } ?? K.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
     }
 }
 
-// https://developer.apple.com/documentation/swiftui/environment
-@frozen @propertyWrapper
+// https://developer.apple.com/documentation/swiftui/environment (the host sets the value before
+// `update()` and `body`; read elsewhere, it is the key's default, as SwiftUI warns)
+@propertyWrapper
 public struct Environment<Value>: DynamicProperty {
-    @inlinable public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {}
-    @inlinable public var wrappedValue: Value { fatalError() }
+    let keyPath: KeyPath<EnvironmentValues, Value>
+    let location = HostLocation<Value>()
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public var wrappedValue: Value { location.value ?? EnvironmentValues()[keyPath: keyPath] }
 }
 
-// https://developer.apple.com/documentation/swiftui/state
-@frozen @propertyWrapper
+// https://developer.apple.com/documentation/swiftui/state (storage per view identity, kept by
+// the host; read before the view is installed, it is the initial value)
+@propertyWrapper
 public struct State<Value>: DynamicProperty {
-    public init(wrappedValue value: Value) {}
+    let initialValue: Value
+    let location = HostLocation<HostSlot<Value>>()
+    public init(wrappedValue value: Value) { initialValue = value }
     public var wrappedValue: Value {
-        get { fatalError() }
-        nonmutating set {}
+        get { location.value?.value ?? initialValue }
+        nonmutating set { location.value?.set(newValue) }
+    }
+    public var projectedValue: Binding<Value> {
+        Binding(get: { wrappedValue }, set: { wrappedValue = $0 })
     }
 }
 
 // https://developer.apple.com/documentation/swiftui/binding
-@frozen @propertyWrapper @dynamicMemberLookup
+@propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
+    private let get: () -> Value
+    private let set: (Value) -> Void
+    // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
+        self.get = get
+        self.set = set
+    }
     public init(projectedValue: Binding<Value>) { self = projectedValue }
     public var wrappedValue: Value {
-        get { fatalError() }
-        nonmutating set {}
+        get { get() }
+        nonmutating set { set(newValue) }
     }
     public var projectedValue: Binding<Value> { self }
-    public static func constant(_ value: Value) -> Binding<Value> { fatalError() }
+    public static func constant(_ value: Value) -> Binding<Value> { Binding(get: { value }, set: { _ in }) }
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        fatalError()
+        Binding<Subject>(
+            get: { self.wrappedValue[keyPath: keyPath] },
+            set: { self.wrappedValue[keyPath: keyPath] = $0 })
     }
 }
 
-// https://developer.apple.com/documentation/swiftui/stateobject
-@MainActor @frozen @propertyWrapper @preconcurrency
+// https://developer.apple.com/documentation/swiftui/stateobject (the thunk runs once per view
+// identity, when the host installs the view; read before that, each read makes a new object, as
+// SwiftUI warns)
+@MainActor @propertyWrapper @preconcurrency
 public struct StateObject<ObjectType: ObservableObject>: DynamicProperty {
-    @inlinable nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
-    public var wrappedValue: ObjectType { fatalError() }
-    public var projectedValue: ObservedObject<ObjectType>.Wrapper { fatalError() }
+    nonisolated(unsafe) let thunk: () -> ObjectType
+    nonisolated(unsafe) let location = HostLocation<HostSlot<ObjectType>>()
+    nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) { self.thunk = thunk }
+    public var wrappedValue: ObjectType { location.value?.value ?? thunk() }
+    public var projectedValue: ObservedObject<ObjectType>.Wrapper { .init(object: wrappedValue) }
 }
 
 // https://developer.apple.com/documentation/swiftui/observedobject
-@propertyWrapper @frozen @preconcurrency @MainActor
+@propertyWrapper @preconcurrency @MainActor
 public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
     // https://developer.apple.com/documentation/swiftui/observedobject/wrapper
-    @dynamicMemberLookup @frozen @preconcurrency @MainActor
+    @dynamicMemberLookup @preconcurrency @MainActor
     public struct Wrapper {
+        let object: ObjectType
         public subscript<Subject>(
             dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>
         ) -> Binding<Subject> {
-            fatalError()
+            let object = object
+            return Binding(get: { object[keyPath: keyPath] }, set: { object[keyPath: keyPath] = $0 })
         }
     }
 
-    @MainActor @preconcurrency public init(wrappedValue: ObjectType) {}
-    public var wrappedValue: ObjectType { fatalError() }
-    public var projectedValue: ObservedObject<ObjectType>.Wrapper { fatalError() }
+    @MainActor @preconcurrency public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+    public let wrappedValue: ObjectType
+    public var projectedValue: ObservedObject<ObjectType>.Wrapper { .init(object: wrappedValue) }
 }
 
 // MARK: Apps and scenes
@@ -266,10 +360,12 @@ public struct SceneBuilder {
     public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
 }
 
-// https://developer.apple.com/documentation/swiftui/windowgroup
+// https://developer.apple.com/documentation/swiftui/windowgroup ("every window created from the
+// group maintains independent state": the host opens each window as a root of its own)
 @MainActor @preconcurrency
 public struct WindowGroup<Content: View>: Scene {
-    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    nonisolated(unsafe) let content: Content
+    nonisolated public init(@ViewBuilder content: () -> Content) { self.content = content() }
     public typealias Body = Never
     public var body: Never { fatalError() }
 }

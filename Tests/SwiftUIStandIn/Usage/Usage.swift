@@ -39,6 +39,8 @@ struct EveryWrapper: View {
     @InjectedObservable(\.notes) var notes
     @InjectedObservable(\FeatureContainer.notes) var featureNotes
     @InjectedObservable(NotesModel()) var localNotes
+    @InjectedObject var initialCounter = CounterModel()
+    @InjectedObservable var initialNotes = NotesModel()
     @SceneContainer var container
     @SceneContainer(FeatureContainer.self) var features
 
@@ -60,6 +62,8 @@ func everyModifier() -> some View {
         .withContainer(\FeatureContainer.counter) { CounterModel() }
         .withContainer(Container())
         .withContainer(FeatureContainer())
+        .withContainer { Container() }
+        .withContainer { FeatureContainer() }
 }
 
 @MainActor @ViewBuilder
