@@ -42,12 +42,15 @@ struct ContainerInheritanceTests {
     @Test func theParentsDefaultScopeAndContextOverridesAreKept() {
         let parent = Container()
         parent.manager.defaultScope = .cached
-        parent.inheritedGreeting.onTest { "test override" }
+        // An argument context, which applies in release builds too (`onTest` does not).
+        parent.inheritedGreeting.onArg("subtree-inherited-override") { "arg override" }
+        FactoryContext.setArg("subtree-inherited-override", forKey: "subtree-inherited-override")
+        defer { FactoryContext.removeArg(forKey: "subtree-inherited-override") }
         let child = Container()
         child.manager.inherit(from: parent.manager)
         #expect(child.manager.defaultScope === Scope.cached)
         #expect(child.inheritedUnique() === child.inheritedUnique())
-        #expect(child.inheritedGreeting() == "test override")
+        #expect(child.inheritedGreeting() == "arg override")
     }
 }
 
