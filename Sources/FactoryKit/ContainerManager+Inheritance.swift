@@ -10,7 +10,7 @@ extension ContainerManager {
     /// under `parent`'s lock, then written under this manager's, never both at once.
     package func inherit(from parent: ContainerManager) {
         typealias Copied = (options: FactoryRecord.Options, cache: SlotGroup, cacheScope: ObjectIdentifier?)
-        let copied = parent.withState { state in
+        let copied = parent.withOwnState { state in
             let autoRegistrationDone: Bool
             if case .done = state.autoRegistration { autoRegistrationDone = true } else { autoRegistrationDone = false }
             return (
@@ -24,7 +24,7 @@ extension ContainerManager {
                 promiseTriggersError: state.promiseTriggersError
             )
         }
-        withState { state in
+        withOwnState { state in
             for (key, saved) in copied.records {
                 let record = state.record(for: key)
                 record.restore(options: saved.options)

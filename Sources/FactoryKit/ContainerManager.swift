@@ -18,8 +18,17 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// Runs `body` under the container's lock. What `body` took out of the container (see
     /// `DroppedValues`) is released after the lock is given up, on this thread: a `deinit` there
     /// may use the container.
+    ///
+    /// In a task where SwiftUI routes this manager to a subtree's child (see `ManagerRoutes`), the
+    /// child's state is used instead.
     @usableFromInline
     func withState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
+        if let target = ManagerRoutes.target(for: self) { return target.withOwnState(body) }
+        return withOwnState(body)
+    }
+
+    /// `withState` on this manager's own state, whatever the task routes.
+    func withOwnState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
         var dropped: [Any] = []
         let result = lockedState.withLock { state in
             let result = body(&state)

@@ -315,6 +315,7 @@ enum ScopeWrite {
 
     /// `changesNothing` for the scope at `scopeAddress`.
     static func changesNothing(scopeAddress: UInt, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
+        let manager = ManagerRoutes.target(for: manager) ?? manager
         guard let record = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
         let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
         guard word & 2 != 0 else { return false }

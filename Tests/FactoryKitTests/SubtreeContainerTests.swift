@@ -101,61 +101,115 @@ struct SubtreeContainerTests {
             ViewContainers().installing(first).registering(registration, cache: cache).container(Container.self)
                 === belowFirst.container(Container.self))
     }
+}
 
-    @Test func aCustomContainerRequestStaysOnThatContainer() {
+/// `withContainer(\\FeatureContainer.api) { ... }` on a custom container type: the views below
+/// reach the same container, whose manager answers from a child while their objects are created.
+@Suite(.container)
+@MainActor
+struct CustomContainerSubtreeTests {
+    private func below(
+        _ feature: SceneFeatureContainer, _ registrations: SubtreeRegistration...,
+        cache: SubtreeContainerCache = SubtreeContainerCache()
+    ) -> ViewContainers {
+        registrations.reduce(ViewContainers().installing(feature)) { $0.registering($1, cache: cache) }
+    }
+
+    @Test func theViewsObjectsSeeTheRegistrationAndTheContainerKeepsItsOwn() {
         let feature = SceneFeatureContainer()
-        let request = ViewRegistrationRequest(\SceneFeatureContainer.heading) { "mock heading" }
-        let below = request.containers(below: ViewContainers().installing(feature))
-        below.applyRegistrations()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
         #expect(below.container(SceneFeatureContainer.self) === feature)
-        #expect(feature.heading() == "mock heading")
+        #expect(below.resolve(\SceneFeatureContainer.heading) == "mock")
+        #expect(below.resolve(\SceneFeatureContainer.title) == "mock, live subtitle")
+        #expect(feature.heading() == "live heading")
+        #expect(feature.title() == "live heading, live subtitle")
     }
 
-    @Test func customContainerRegistrationsReleasedInAnyOrderRestoreTheOriginal() {
-        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [0, 2, 1]] {
-            let feature = SceneFeatureContainer()
-            var registrations: [FactoryViewRegistration<SceneFeatureContainer, String>?] = (0..<3).map { index in
-                FactoryViewRegistration(\SceneFeatureContainer.heading) { "mock \(index)" }
-            }
-            for registration in registrations {
-                ViewContainers().installing(feature).adding(registration!).applyRegistrations()
-            }
-            #expect(feature.heading() == "mock 2")
-            for (step, index) in order.enumerated() {
-                registrations[index] = nil
-                let alive = registrations.indices.filter { registrations[$0] != nil }
-                let expected = alive.last.map { "mock \($0)" } ?? "live heading"
-                #expect(feature.heading() == expected, "order \(order), after step \(step)")
-            }
+    @Test func withoutASceneContainerItIsTheTypesShared() {
+        SceneFeatureContainer.$shared.withValue(SceneFeatureContainer()) {
+            let below = ViewContainers().registering(
+                SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" }, cache: SubtreeContainerCache())
+            #expect(below.resolve(\SceneFeatureContainer.heading) == "mock")
+            #expect(SceneFeatureContainer.shared.heading() == "live heading")
         }
     }
 
-    @Test func aRegistrationMadeSinceStillWinsOverTheChainsUndo() {
+    @Test func siblingsSeeOnlyTheirOwn() {
         let feature = SceneFeatureContainer()
-        var first: FactoryViewRegistration<SceneFeatureContainer, String>? =
-            FactoryViewRegistration(\SceneFeatureContainer.heading) { "first" }
-        var second: FactoryViewRegistration<SceneFeatureContainer, String>? =
-            FactoryViewRegistration(\SceneFeatureContainer.heading) { "second" }
-        ViewContainers().installing(feature).adding(first!).adding(second!).applyRegistrations()
-        feature.heading.register { "registered since" }
-        first = nil
-        second = nil
-        #expect(feature.heading() == "registered since")
+        let first = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "first" })
+        let second = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "second" })
+        #expect(first.resolve(\SceneFeatureContainer.heading) == "first")
+        #expect(second.resolve(\SceneFeatureContainer.heading) == "second")
+        #expect(ViewContainers().installing(feature).resolve(\SceneFeatureContainer.heading) == "live heading")
     }
 
-    @Test func undosOverlappingOnSeveralThreadsStillRestoreTheOriginal() {
-        for round in 0..<200 {
-            let feature = SceneFeatureContainer()
-            let registrations = (0..<4).map { index in
-                FactoryViewRegistration(\SceneFeatureContainer.heading) { "mock \(index)" }
-            }
-            for registration in registrations {
-                ViewContainers().installing(feature).adding(registration).applyRegistrations()
-            }
-            DispatchQueue.concurrentPerform(iterations: registrations.count) { index in
-                registrations[(index + round) % registrations.count].undo()
-            }
-            #expect(feature.heading() == "live heading", "round \(round)")
+    @Test func anInnerSubtreeKeepsTheOuterOnesRegistrationsAndTheNearestWins() {
+        let feature = SceneFeatureContainer()
+        let outer = below(
+            feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "outer" },
+            SubtreeRegistration(\SceneFeatureContainer.subtitle) { "outer subtitle" })
+        let inner = outer.registering(
+            SubtreeRegistration(\SceneFeatureContainer.subtitle) { "inner subtitle" }, cache: SubtreeContainerCache())
+        #expect(inner.resolve(\SceneFeatureContainer.title) == "outer, inner subtitle")
+        #expect(outer.resolve(\SceneFeatureContainer.title) == "outer, outer subtitle")
+    }
+
+    @Test func valuesCachedBelowStayInTheChildAndTheChildIsKeptPerIdentity() {
+        let feature = SceneFeatureContainer()
+        let registration = SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" }
+        let cache = SubtreeContainerCache()
+        let cachedBelow = below(feature, registration, cache: cache).resolve(\SceneFeatureContainer.cachedService)
+        #expect(
+            below(feature, registration, cache: cache).resolve(\SceneFeatureContainer.cachedService) === cachedBelow)
+        #expect(feature.cachedService() !== cachedBelow)
+        #expect(below(feature, registration).resolve(\SceneFeatureContainer.cachedService) !== cachedBelow)
+    }
+
+    @Test func aSceneContainerInstalledBelowGetsTheRegistrationsAbove() {
+        let scene = SceneFeatureContainer()
+        let above = below(SceneFeatureContainer(), SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        let belowScene = above.installing(scene, cache: SubtreeContainerCache())
+        #expect(belowScene.container(SceneFeatureContainer.self) === scene)
+        #expect(belowScene.resolve(\SceneFeatureContainer.heading) == "mock")
+        #expect(scene.heading() == "live heading")
+    }
+
+    @Test func theProjectedValuesFormResolvesFromTheChild() {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        #expect(below.resolving(SceneFeatureContainer.self) { $0.heading() } == "mock")
+        #expect(
+            ViewContainers().installing(feature).resolving(SceneFeatureContainer.self) { $0.heading() }
+                == "live heading")
+    }
+
+    @Test func whileAnObjectIsCreatedOtherThreadsStillSeeTheContainersOwn() {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        let seen = below.make { () -> (here: String, elsewhere: String) in
+            let elsewhere = Box()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                elsewhere.value = feature.heading()
+                done.signal()
+            }.start()
+            done.wait()
+            return (feature.heading(), elsewhere.value)
         }
+        #expect(seen.here == "mock")
+        #expect(seen.elsewhere == "live heading")
+    }
+
+    @Test func writesMadeWhileAnObjectIsCreatedStayInTheChild() {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        below.make { () -> Void in feature.subtitle.register { "registered by an object" } }
+        #expect(below.resolve(\SceneFeatureContainer.subtitle) == "registered by an object")
+        #expect(feature.subtitle() == "live subtitle")
+    }
+
+    /// A string written by one thread and read by another after a semaphore.
+    private final class Box: @unchecked Sendable {
+        var value = ""
     }
 }

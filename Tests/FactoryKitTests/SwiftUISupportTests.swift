@@ -7,7 +7,7 @@ import Testing
 
 // The decisions behind FactoryKit's SwiftUI API, which compiles only where SwiftUI exists, tested
 // through the platform-neutral types the SwiftUI files delegate to: `ViewContainers` (the
-// environment value), `FactoryViewRegistration` (`withContainer(_:_:)`), `ViewObjectSource` and
+// environment value), `SubtreeRegistration` (`withContainer(_:_:)`), `ViewObjectSource` and
 // `ViewObjectHolder` (`@InjectedObject`, `@InjectedObservable`).
 
 /// A view model as the seeds write them: main-actor isolated, `@Observable`, with a dependency
@@ -26,6 +26,9 @@ final class SceneFeatureContainer: SharedContainer {
     let manager = ContainerManager()
 
     var heading: Factory<String> { self { "live heading" } }
+    var subtitle: Factory<String> { self { "live subtitle" } }
+    var title: Factory<String> { self { "\(self.heading()), \(self.subtitle())" } }
+    var cachedService: Factory<SceneCachedService> { self { SceneCachedService() }.cached }
 }
 
 extension Container {
@@ -92,130 +95,6 @@ struct SceneContainerTests {
 
 @Suite(.container)
 @MainActor
-struct WithContainerRegistrationTests {
-    @Test func theRegistrationReachesExactlyTheSceneContainerTheViewResolvesFrom() {
-        let scene = Container()
-        let otherScene = Container()
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        let containers = ViewContainers().installing(scene).adding(registration)
-
-        let model = containers.resolve(\Container.sceneModel)
-
-        #expect(model.greeting == "mock")
-        #expect(scene.sceneGreeting() == "mock")
-        #expect(Container.shared.sceneGreeting() == "live")
-        #expect(otherScene.sceneGreeting() == "live")
-    }
-
-    @Test func withoutASceneContainerTheRegistrationReachesShared() {
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        let model = ViewContainers().adding(registration).resolve(\Container.sceneModel)
-        #expect(model.greeting == "mock")
-        #expect(Container.shared.sceneGreeting() == "mock")
-    }
-
-    @Test func aSceneContainerInstalledBelowTheModifierIsTheOneReached() {
-        // `ContentView().withContainer(scene).withContainer(\.greeting) { ... }`: the
-        // registration sits above the scene container, and still reaches it.
-        let scene = Container()
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        let containers = ViewContainers().adding(registration).installing(scene)
-        _ = containers.resolve(\Container.sceneModel)
-        #expect(scene.sceneGreeting() == "mock")
-        #expect(Container.shared.sceneGreeting() == "live")
-    }
-
-    @Test func aCustomContainerRegistrationReachesThatTypesContainer() {
-        let feature = SceneFeatureContainer()
-        let registration = FactoryViewRegistration(\SceneFeatureContainer.heading) { "mock heading" }
-        let containers = ViewContainers().installing(feature).adding(registration)
-        containers.applyRegistrations()
-        #expect(feature.heading() == "mock heading")
-        #expect(SceneFeatureContainer.shared.heading() == "live heading")
-        #expect(Container.shared.sceneGreeting() == "live")
-    }
-
-    @Test func theRegistrationIsAppliedOncePerContainer() {
-        let scene = Container()
-        var builds = 0
-        let registration = FactoryViewRegistration(\Container.sceneCached) {
-            builds += 1
-            return SceneCachedService()
-        }
-        let containers = ViewContainers().installing(scene).adding(registration)
-        let first = containers.resolve(\Container.sceneCached)
-        let second = containers.resolve(\Container.sceneCached)
-        // Applying again would register again and drop the cached value.
-        #expect(first === second)
-        #expect(builds == 1)
-        #expect(registration.appliedCount == 1)
-        _ = ViewContainers().adding(registration).resolve(\Container.sceneCached)
-        #expect(registration.appliedCount == 2)
-    }
-
-    @Test func theNearestRegistrationWinsForTheSameFactory() {
-        let outer = FactoryViewRegistration(\Container.sceneGreeting) { "outer" }
-        let inner = FactoryViewRegistration(\Container.sceneGreeting) { "inner" }
-        let model = ViewContainers().adding(outer).adding(inner).resolve(\Container.sceneModel)
-        #expect(model.greeting == "inner")
-    }
-
-    @Test func undoingPutsBackThePreviousRegistration() {
-        let scene = Container()
-        scene.sceneGreeting.register { "earlier" }
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        ViewContainers().installing(scene).adding(registration).applyRegistrations()
-        #expect(scene.sceneGreeting() == "mock")
-
-        registration.undo()
-
-        #expect(scene.sceneGreeting() == "earlier")
-        #expect(registration.appliedCount == 0)
-    }
-
-    @Test func undoingWithoutAPreviousRegistrationGoesBackToTheDefinition() {
-        let scene = Container()
-        let registration = FactoryViewRegistration(\Container.sceneCached) { SceneCachedService() }
-        let containers = ViewContainers().installing(scene).adding(registration)
-        let mocked = containers.resolve(\Container.sceneCached)
-        registration.undo()
-        let restored = scene.sceneCached()
-        #expect(restored !== mocked)
-        #expect(scene.sceneCached() === restored)
-    }
-
-    @Test func aRegistrationMadeSinceWinsOverTheUndo() {
-        let scene = Container()
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        ViewContainers().installing(scene).adding(registration).applyRegistrations()
-        scene.sceneGreeting.register { "later" }
-
-        registration.undo()
-
-        #expect(scene.sceneGreeting() == "later")
-    }
-
-    @Test func releasingTheRegistrationUndoesIt() {
-        let scene = Container()
-        var registration: FactoryViewRegistration<Container, String>? =
-            FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        ViewContainers().installing(scene).adding(registration!).applyRegistrations()
-        #expect(scene.sceneGreeting() == "mock")
-
-        registration = nil
-
-        #expect(scene.sceneGreeting() == "live")
-    }
-
-    @Test func aRegistrationNeverAppliedChangesNothingWhenReleased() {
-        Container.shared.sceneGreeting.register { "earlier" }
-        _ = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        #expect(Container.shared.sceneGreeting() == "earlier")
-    }
-}
-
-@Suite(.container)
-@MainActor
 struct ViewObjectTests {
     @Test func anObservableIsCreatedOncePerViewIdentityOnTheMainActor() {
         var created = 0
@@ -243,9 +122,9 @@ struct ViewObjectTests {
         // `object(from:)` is main-actor isolated: code elsewhere can only await it, and the
         // object is then created on the main actor. (A key path to a main-actor factory, such as
         // `sceneModel`, cannot even be formed here.)
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
-        let greeting = await ViewContainers().adding(registration).resolve(\Container.sceneGreeting)
-        #expect(greeting == "mock")
+        Container.shared.sceneGreeting.register { MainActor.assumeIsolated { "on the main actor" } }
+        let greeting = await ViewContainers().resolve(\Container.sceneGreeting)
+        #expect(greeting == "on the main actor")
     }
 
     @Test func theObjectIsARealObservable() {

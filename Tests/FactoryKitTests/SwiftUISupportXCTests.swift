@@ -20,17 +20,28 @@ final class SwiftUISupportXCTests: ContainerTestCase {
     }
 
     @MainActor
-    func testWithContainerReachesExactlyTheContainerTheViewResolvesFrom() async {
+    func testWithContainerReachesTheViewsBelowAndNothingElse() async {
         let scene = Container()
-        let registration = FactoryViewRegistration(\Container.sceneGreeting) { "mock" }
+        let registration = SubtreeRegistration(\Container.sceneGreeting) { "mock" }
 
-        let model = ViewContainers().installing(scene).adding(registration).resolve(\Container.sceneModel)
+        let below = ViewContainers().installing(scene).registering(registration, cache: SubtreeContainerCache())
+        let model = below.resolve(\Container.sceneModel)
 
         XCTAssertEqual(model.greeting, "mock")
-        XCTAssertEqual(scene.sceneGreeting(), "mock")
-        XCTAssertEqual(Container.shared.sceneGreeting(), "live")
-        registration.undo()
         XCTAssertEqual(scene.sceneGreeting(), "live")
+        XCTAssertEqual(Container.shared.sceneGreeting(), "live")
+    }
+
+    @MainActor
+    func testACustomContainersRegistrationReachesOnlyTheObjectsBelow() async {
+        let feature = SceneFeatureContainer()
+        let registration = SubtreeRegistration(\SceneFeatureContainer.heading) { "mock heading" }
+
+        let below = ViewContainers().installing(feature).registering(registration, cache: SubtreeContainerCache())
+
+        XCTAssertEqual(below.resolve(\SceneFeatureContainer.heading), "mock heading")
+        XCTAssertTrue(below.container(SceneFeatureContainer.self) === feature)
+        XCTAssertEqual(feature.heading(), "live heading")
     }
 
     @MainActor

@@ -1,34 +1,53 @@
-/// A registration that `withContainer(_:_:)` asks for on `Container`, for the views below the
-/// modifier and nothing else: it is applied to a child container those views resolve from, never
-/// to the container they would use otherwise.
+/// A registration that `withContainer(_:_:)` asks for, for the views below the modifier and
+/// nothing else: it is applied to a child those views resolve from, never to the container they
+/// would use otherwise.
+///
+/// - For `Container`'s factories the child is a new `Container`, which the views below resolve
+///   from, and which is bound as `Container.shared` while their objects are created.
+/// - FactoryKit cannot make an instance of a custom container type, so for another type `C` the
+///   child is a `ContainerManager`: the views below still reach the `C` they would reach
+///   otherwise, and while their objects are created (and inside `SceneContainer`'s
+///   `$container { }`), that container's manager is routed to the child (`ManagerRoutes`).
 package final class SubtreeRegistration: @unchecked Sendable {
     // `register` captures a `VoidFactoryType`, not `@Sendable` by design, like every registered
     // closure; it is only handed to a container, on the main actor.
-    private let register: (Container) -> Void
+    private let register: (any SharedContainer) -> Void
+    private let reach: (ViewContainers) -> any SharedContainer
+    /// The identifier of the container type, `C`.
+    let containerType: ObjectIdentifier
 
     /// A registration of `factory` for the factory at `keyPath`.
-    package init<T>(_ keyPath: KeyPath<Container, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
-        register = { container in container[keyPath: keyPath].register(factory: factory) }
+    package init<C: SharedContainer, T>(_ keyPath: KeyPath<C, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
+        // Only ever given the container `reach` returned, which is a `C`.
+        register = { container in (container as! C)[keyPath: keyPath].register(factory: factory) }
+        reach = { containers in containers.container(C.self) }
+        containerType = ObjectIdentifier(C.self)
     }
 
-    /// Registers the factory on `container`.
-    func apply(to container: Container) {
+    /// The container of the registration's type that views below `containers` reach.
+    func container(in containers: ViewContainers) -> any SharedContainer {
+        reach(containers)
+    }
+
+    /// Registers the factory on `container` (through a route, for a custom container type).
+    func apply(to container: any SharedContainer) {
         register(container)
     }
 }
 
-/// Makes, and keeps for as long as the modifier that owns it, the child `Container` a part of a
-/// view hierarchy resolves from: a new container that starts from everything its parent holds
-/// (``ContainerManager/inherit(from:)``) with the subtree's registrations applied on top.
+/// Makes, and keeps for as long as the modifier that owns it, the children a part of a view
+/// hierarchy resolves from: new containers (for `Container`) or managers (for custom container
+/// types) that start from everything their parent holds (``ContainerManager/inherit(from:)``),
+/// with the subtree's registrations applied on top.
 ///
-/// It keeps one child per parent container: a modifier's `@State` may be shared by identities
-/// that render the same view value (the windows of a `WindowGroup`), each below its own parent.
+/// It keeps one child per parent: a modifier's `@State` may be shared by identities that render
+/// the same view value (the windows of a `WindowGroup`), each below its own parent.
 @MainActor
 package final class SubtreeContainerCache {
     private struct Child {
-        weak var parent: Container?
+        weak var parent: AnyObject?
         let registrations: [ObjectIdentifier]
-        let container: Container
+        let child: AnyObject
     }
     private var children: [ObjectIdentifier: Child] = [:]
 
@@ -38,35 +57,89 @@ package final class SubtreeContainerCache {
     /// The child of `parent` with `registrations` applied in order (the last wins for the same
     /// factory). The same child while `parent` and `registrations` stay the same.
     package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> Container {
+        cached(parent, registrations) {
+            let child = Container()
+            child.manager.inherit(from: parent.manager)
+            for registration in registrations { registration.apply(to: child) }
+            return child
+        }
+    }
+
+    /// The child of `parent`, the manager that views reaching `container` use now, with
+    /// `registrations` applied to it through a route from `container`'s own manager.
+    func child(
+        of parent: ContainerManager, reachedThrough container: any SharedContainer,
+        applying registrations: [SubtreeRegistration]
+    ) -> ContainerManager {
+        cached(parent, registrations) {
+            let child = ContainerManager()
+            child.inherit(from: parent)
+            let original = container.manager
+            let route = ManagerRoutes.Route(original: original, target: child)
+            ManagerRoutes.withRoutes([ObjectIdentifier(original): route]) {
+                for registration in registrations { registration.apply(to: container) }
+            }
+            return child
+        }
+    }
+
+    private func cached<Child: AnyObject>(
+        _ parent: AnyObject, _ registrations: [SubtreeRegistration], make: () -> Child
+    ) -> Child {
         let ids = registrations.map(ObjectIdentifier.init)
         let key = ObjectIdentifier(parent)
-        if let child = children[key], child.parent === parent, child.registrations == ids { return child.container }
+        if let kept = children[key], kept.parent === parent, kept.registrations == ids, let child = kept.child as? Child
+        {
+            return child
+        }
         children = children.filter { $0.value.parent != nil }
-        let child = Container()
-        child.manager.inherit(from: parent.manager)
-        for registration in registrations { registration.apply(to: child) }
-        children[key] = Child(parent: parent, registrations: ids, container: child)
+        let child = make()
+        children[key] = .init(parent: parent, registrations: ids, child: child)
         return child
     }
 }
 
 extension ViewContainers {
-    /// These containers with `registration` asked for as well: views here resolve `Container`'s
-    /// factories from a child of the `Container` they resolved from, made by `cache`, with the
-    /// registration applied.
+    /// These containers with `registration` asked for as well: views here resolve from a child,
+    /// made by `cache`, of what they resolved from, with the registration applied.
     @MainActor
     package func registering(_ registration: SubtreeRegistration, cache: SubtreeContainerCache) -> ViewContainers {
-        var copy = installing(cache.child(of: container(Container.self), applying: [registration]))
-        copy.subtreeRegistrations.append(registration)
+        var copy = self
+        let container = registration.container(in: self)
+        if let container = container as? Container {
+            copy = installing(cache.child(of: container, applying: [registration]))
+        } else {
+            let child = cache.child(of: manager(of: container), reachedThrough: container, applying: [registration])
+            copy.route(container, to: child)
+        }
+        copy.subtreeRegistrations[registration.containerType, default: []].append(registration)
         return copy
     }
 
-    /// These containers with `container` installed as the scene container of type `C`. A
-    /// `Container` installed below `withContainer(_:_:)` registrations gets a child, made by
-    /// `cache`, with those registrations applied, so they still reach the views below it.
+    /// These containers with `container` installed as the scene container of type `C`. Below
+    /// `withContainer(_:_:)` registrations for `C`, the views get a child of it, made by `cache`,
+    /// with those registrations applied, so they still reach the views below it.
     @MainActor
     package func installing<C: SharedContainer>(_ container: C, cache: SubtreeContainerCache) -> ViewContainers {
-        guard let scene = container as? Container, !subtreeRegistrations.isEmpty else { return installing(container) }
-        return installing(cache.child(of: scene, applying: subtreeRegistrations))
+        guard let registrations = subtreeRegistrations[ObjectIdentifier(C.self)], !registrations.isEmpty else {
+            return installing(container)
+        }
+        if let scene = container as? Container {
+            return installing(cache.child(of: scene, applying: registrations))
+        }
+        var copy = installing(container)
+        copy.route(
+            container, to: cache.child(of: container.manager, reachedThrough: container, applying: registrations))
+        return copy
+    }
+
+    /// The manager that answers for `container` here: a subtree's child, else its own.
+    func manager(of container: any SharedContainer) -> ContainerManager {
+        routes[ObjectIdentifier(container.manager)]?.target ?? container.manager
+    }
+
+    private mutating func route(_ container: any SharedContainer, to child: ContainerManager) {
+        let original = container.manager
+        routes[ObjectIdentifier(original)] = ManagerRoutes.Route(original: original, target: child)
     }
 }

@@ -63,16 +63,18 @@
         }
 
         /// Registers `factory` for the factory at `keyPath` of a custom container, for this view
-        /// and everything below it: `.withContainer(\FeatureContainer.api) { MockAPI() }`.
+        /// and everything below it, and nothing else:
+        /// `.withContainer(\FeatureContainer.api) { MockAPI() }`.
         ///
-        /// FactoryKit cannot make an instance of a custom container type, so this registration
-        /// is applied to the container of type `C` the views below resolve from (the scene
-        /// container installed above them, else `C.shared`) the first time one of them creates
-        /// its object or reads its `SceneContainer`, and undone when this view leaves the
-        /// hierarchy, in any order relative to other such registrations (a registration made
-        /// since wins over the undo). Other views resolving from that container see it
-        /// meanwhile: install a scene container of type `C` above the modifier to confine it.
-        /// With a `KeyPath` of `Container`, it is the `Container` form.
+        /// FactoryKit cannot make an instance of a custom container type, so the views below
+        /// reach the container they would reach otherwise (the scene container of type `C`
+        /// installed above them, else `C.shared`), and the registration lives in a child of that
+        /// container's manager, made when the modifier first updates. While the views'
+        /// `InjectedObject` and `InjectedObservable` objects are created, and inside
+        /// `SceneContainer`'s `$container { }`, the container's manager answers from the child:
+        /// the objects and what they resolve see the registration; a resolution from the
+        /// container anywhere else, `body` included, does not. When the modifier leaves the
+        /// hierarchy the child goes with it: there is nothing to undo.
         public func withContainer<C: SharedContainer, T>(
             _ keyPath: KeyPath<C, Factory<T>>, _ factory: @escaping VoidFactoryType<T>
         ) -> some View {
@@ -119,19 +121,20 @@
         }
     }
 
-    /// Asks for a registration; see `View.withContainer(_:_:)`. The request, and the child
-    /// container it makes, are kept in `@State`, so there is one per view identity, released
-    /// when the view leaves.
+    /// Asks for a registration; see `View.withContainer(_:_:)`. The registration, and the child
+    /// it makes, are kept in `@State`, so there is one per view identity, released when the view
+    /// leaves.
     private struct ViewRegistrationModifier<C: SharedContainer, T>: ViewModifier {
         @Environment(\.factoryViewContainers) private var containers
-        @State private var request: ViewRegistrationRequest
+        @State private var registration: SubtreeRegistration
+        @State private var children = SubtreeContainerCache()
 
         init(_ keyPath: KeyPath<C, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
-            _request = State(wrappedValue: ViewRegistrationRequest(keyPath, factory: factory))
+            _registration = State(wrappedValue: SubtreeRegistration(keyPath, factory: factory))
         }
 
         func body(content: Content) -> some View {
-            content.environment(\.factoryViewContainers, request.containers(below: containers))
+            content.environment(\.factoryViewContainers, containers.registering(registration, cache: children))
         }
     }
 #endif

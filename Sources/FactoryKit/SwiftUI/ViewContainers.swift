@@ -4,23 +4,22 @@
 ///
 /// - A view resolves a factory of container type `C` from the scene container of type `C`
 ///   installed nearest above it, else from `C.shared`.
-/// - A `withContainer(_:_:)` registration for `Container` gives the views below it a child
-///   container: a copy of the `Container` they would resolve from, with the registration applied.
-///   Nothing outside that part of the hierarchy sees it, and nothing needs undoing.
-/// - For other container types, before a view wrapper creates its object, and when a view reads
-///   its `SceneContainer`, each registration asked for above it is applied, once, to the
-///   container of its key path's root type that this view resolves from.
-/// - While the object is created, a scene `Container` is bound as `Container.shared`, so
-///   `@Injected` and `dependency(_:)` inside the object's initializer see the same container.
+/// - A `withContainer(_:_:)` registration gives the views below it a child of what they would
+///   resolve from, with the registration applied (see `SubtreeContainer.swift`): a new
+///   `Container`, or, for a custom container type, a manager that the container's own is routed
+///   to while the views' objects are created. Nothing outside that part of the hierarchy sees it,
+///   and nothing needs undoing.
+/// - While a view's object is created, a scene or child `Container` is bound as
+///   `Container.shared`, so `@Injected` and `dependency(_:)` inside the object's initializer see
+///   the same container.
 package struct ViewContainers: Sendable {
     /// Scene containers by their type.
     private var scene: [ObjectIdentifier: any SharedContainer] = [:]
-    /// Registrations asked for above this point on containers they resolve from (custom
-    /// container types), outermost first.
-    package private(set) var registrations: [any ViewRegistration] = []
-    /// `Container` registrations asked for above this point, outermost first; the views here
-    /// resolve from a child container that has them (see `SubtreeContainer.swift`).
-    package internal(set) var subtreeRegistrations: [SubtreeRegistration] = []
+    /// The registrations asked for above this point, by container type, outermost first; the
+    /// views here resolve from children that have them.
+    package internal(set) var subtreeRegistrations: [ObjectIdentifier: [SubtreeRegistration]] = [:]
+    /// Custom containers' managers routed to subtrees' children, by the original's identity.
+    var routes: [ObjectIdentifier: ManagerRoutes.Route] = [:]
 
     /// Nothing installed: every factory resolves from its container type's `shared`.
     package init() {}
@@ -46,35 +45,26 @@ package struct ViewContainers: Sendable {
         return copy
     }
 
-    /// These containers with `registration` asked for as well; it is applied after those asked
-    /// for above it, so the nearest one wins for the same factory.
-    package func adding(_ registration: any ViewRegistration) -> ViewContainers {
-        var copy = self
-        copy.registrations.append(registration)
-        return copy
-    }
-
-    /// Applies every registration asked for above this point that is not yet applied to the
-    /// container it reaches from here.
-    @MainActor
-    package func applyRegistrations() {
-        for registration in registrations {
-            registration.apply(in: self)
-        }
-    }
-
     /// Resolves `keyPath` as a view here would: see ``object(from:)``.
     @MainActor
     package func resolve<C: SharedContainer, T>(_ keyPath: KeyPath<C, Factory<T>>) -> T {
         object(from: .factory(keyPath))
     }
 
-    /// Builds a view's object with `build`, after applying the registrations asked for above it
-    /// and with a scene `Container` bound as `Container.shared`.
+    /// Builds a view's object with `build`, with a scene or child `Container` bound as
+    /// `Container.shared` and the routes of custom containers' subtree registrations bound.
     @MainActor
-    package func make<T>(_ build: () -> T) -> T {
-        applyRegistrations()
-        guard hasSceneContainer(Container.self) else { return build() }
-        return Container.$shared.withValue(container(Container.self), operation: build)
+    package func make<T>(_ build: () throws -> T) rethrows -> T {
+        guard hasSceneContainer(Container.self) else { return try ManagerRoutes.withRoutes(routes, build) }
+        return try Container.$shared.withValue(container(Container.self)) {
+            try ManagerRoutes.withRoutes(routes, build)
+        }
+    }
+
+    /// Runs `body` with the container of type `C` views here reach, as their objects are
+    /// created: see `SceneContainer`'s `projectedValue`.
+    @MainActor
+    package func resolving<C: SharedContainer, R>(_ type: C.Type, _ body: (C) throws -> R) rethrows -> R {
+        try make { try body(container(C.self)) }
     }
 }

@@ -105,9 +105,30 @@ final class FeatureContainer: SharedContainer {
     let manager = ContainerManager()
 
     var heading: Factory<String> { self { "live heading" } }
+    var headingModel: Factory<HeadingModel> { self { HeadingModel(text: self.heading()) } }
 }
 
+/// An object whose initializer resolves from `FeatureContainer`.
+final class HeadingModel: ObservableObject {
+    let text: String
+    init(text: String) { self.text = text }
+}
+
+/// Resolves its heading in `body`, through `SceneContainer`'s projected value, which applies the
+/// subtree's registrations as object creation does.
 struct Heading: View {
     @SceneContainer(FeatureContainer.self) var features
+    var body: some View { Text($features { $0.heading() }) }
+}
+
+/// Resolves its heading in `body` from the container itself, outside any subtree's routing.
+struct PlainHeading: View {
+    @SceneContainer(FeatureContainer.self) var features
     var body: some View { Text(features.heading()) }
+}
+
+/// Shows an object created from `FeatureContainer`.
+struct ModelHeading: View {
+    @InjectedObject(\FeatureContainer.headingModel) var model
+    var body: some View { Text(model.text) }
 }

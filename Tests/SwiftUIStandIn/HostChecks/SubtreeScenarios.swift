@@ -167,27 +167,41 @@ func subtreeScenarios(_ checks: Checks) {
         checks.expect(scene.greeting(), "live", "the scene container itself")
     }
 
-    checks.run("a custom container's registrations, released in creation order, restore live") {
+    checks.run("a custom container's mock reaches only the views below it, whatever the order they leave in") {
         FeatureContainer.$shared.withValue(FeatureContainer()) {
             let switches = Switches()
             let host = StandInHost()
             host.mount(TwoMockedHeadings(switches: switches))
             host.render()
             checks.expect(host.texts, ["first heading", "second heading"])
-            host.render()
-            // The custom form registers on the container, which both siblings read: the later wins.
-            checks.expect(host.texts, ["second heading", "second heading"])
-            switches.first = false
-            host.render()
-            checks.expect(host.texts, ["second heading"])
-            // Unlike the `Container` form, this one is undone when SwiftUI drops the modifier's
-            // state, after the update that removed it: a view made later sees the original.
-            switches.second = false
-            host.render()
             switches.later = true
             host.render()
-            checks.expect(host.texts, ["live heading"], "a view created after both left")
+            checks.expect(
+                host.texts, ["first heading", "second heading", "live heading"], "a view created later outside")
+            switches.first = false
+            host.render()
+            checks.expect(host.texts, ["second heading", "live heading"], "after the first sibling left")
+            switches.second = false
+            host.render()
+            checks.expect(host.texts, ["live heading"], "after both left")
             checks.expect(FeatureContainer.shared.heading(), "live heading", "FeatureContainer.shared")
+        }
+    }
+
+    checks.run("a custom container's mock reaches the objects below it and what they resolve, not body's own reads") {
+        FeatureContainer.$shared.withValue(FeatureContainer()) {
+            let host = StandInHost()
+            host.mount(
+                VStack {
+                    VStack {
+                        ModelHeading()
+                        PlainHeading()
+                    }
+                    .withContainer(\FeatureContainer.heading) { "mock heading" }
+                    ModelHeading()
+                })
+            host.render()
+            checks.expect(host.texts, ["mock heading", "live heading", "live heading"])
         }
     }
 }

@@ -50,6 +50,7 @@ struct EveryWrapper: View {
             TextField("Title", text: $counter.title)
             TextField("Notes", text: $notes.text)
             Text(featureNotes.text + localNotes.text + container.title(1) + features.notes().text)
+            Text($features { $0.counter().title } + $container { $0.title(2) })
         }
     }
 }
