@@ -23,11 +23,14 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// child's state is used instead.
     @usableFromInline
     func withState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
-        if let target = ManagerRoutes.target(for: self) { return target.withOwnState(body) }
+        if _slowPath(ManagerRoutes.anyBound), let target = ManagerRoutes.target(for: self) {
+            return target.withOwnState(body)
+        }
         return withOwnState(body)
     }
 
     /// `withState` on this manager's own state, whatever the task routes.
+    @inline(__always)
     func withOwnState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
         var dropped: [Any] = []
         let result = lockedState.withLock { state in

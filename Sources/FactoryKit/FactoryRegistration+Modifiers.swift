@@ -315,7 +315,8 @@ enum ScopeWrite {
 
     /// `changesNothing` for the scope at `scopeAddress`.
     static func changesNothing(scopeAddress: UInt, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
-        let manager = ManagerRoutes.target(for: manager) ?? manager
+        // While a route is bound somewhere, take the lock, which reads the manager this task uses.
+        if ManagerRoutes.anyBound { return false }
         guard let record = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
         let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
         guard word & 2 != 0 else { return false }

@@ -20,6 +20,7 @@ enum ManagerRoutes {
     @TaskLocal static var bound: [ObjectIdentifier: Route] = [:]
 
     /// How many tasks have routes bound now, process-wide.
+    @inline(__always)
     private static var activeCount: AtomicCounter { AtomicCounter(ProcessWords.diagnostics + 2) }
 
     /// Runs `body` with `routes` bound, added to those bound already (a route for the same manager
@@ -32,9 +33,17 @@ enum ManagerRoutes {
         return try $bound.withValue(bound.merging(routes) { _, inner in inner }, operation: body)
     }
 
-    /// The manager that answers for `manager` in this task: a route's target, else `nil`.
+    /// Whether any task has a route bound: one relaxed load.
+    @inline(__always)
+    static var anyBound: Bool { activeCount.value != 0 }
+
+    /// The manager that answers for `manager` in this task: a route's target, else `manager`.
+    static func owner(of manager: ContainerManager) -> ContainerManager {
+        target(for: manager) ?? manager
+    }
+
+    /// The route's target for `manager` in this task, if one is bound.
     static func target(for manager: ContainerManager) -> ContainerManager? {
-        guard activeCount.value != 0 else { return nil }
-        return bound[ObjectIdentifier(manager)]?.target
+        bound[ObjectIdentifier(manager)]?.target
     }
 }
