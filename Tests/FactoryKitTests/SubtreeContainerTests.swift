@@ -14,6 +14,7 @@ extension Container {
     var inheritedGreeting: Factory<String> { self { "live" } }
     var inheritedCached: Factory<InheritedService> { self { InheritedService() }.cached }
     var inheritedUnique: Factory<InheritedService> { self { InheritedService() } }
+    var inheritedFarewell: Factory<String> { self { "live farewell" } }
 }
 
 @Suite(.container)
@@ -55,8 +56,68 @@ struct ContainerInheritanceTests {
 }
 
 @Suite(.container)
+struct ContainerFollowingTests {
+    @Test func aChildTakesWhatItsParentChangesLaterUnlessItChangedThatFactoryItself() {
+        let parent = Container()
+        let child = Container()
+        var inherited = child.manager.inherit(from: parent.manager)
+        child.inheritedGreeting.register { "child's" }
+        parent.inheritedGreeting.register { "parent's greeting" }
+        parent.inheritedFarewell.register { "parent's farewell" }
+        #expect(child.inheritedFarewell() == "live farewell")
+
+        child.manager.follow(parent.manager, since: &inherited)
+
+        #expect(child.inheritedFarewell() == "parent's farewell")
+        #expect(child.inheritedGreeting() == "child's")
+    }
+
+    @Test func aResetOnTheParentReachesTheChild() {
+        let parent = Container()
+        parent.inheritedFarewell.register { "parent's farewell" }
+        let child = Container()
+        var inherited = child.manager.inherit(from: parent.manager)
+        parent.manager.reset(options: .registration)
+        child.manager.follow(parent.manager, since: &inherited)
+        #expect(child.inheritedFarewell() == "live farewell")
+    }
+
+    @Test func aFactoryTheParentRegisteredAgainDropsTheChildsCachedValue() {
+        let parent = Container()
+        let child = Container()
+        var inherited = child.manager.inherit(from: parent.manager)
+        let cachedByChild = child.inheritedCached()
+        let replacement = InheritedService()
+        parent.inheritedCached.register { replacement }
+        child.manager.follow(parent.manager, since: &inherited)
+        #expect(child.inheritedCached() === replacement)
+        #expect(child.inheritedCached() !== cachedByChild)
+    }
+
+    @Test func followingTwiceTakesNothingTwice() {
+        let parent = Container()
+        let child = Container()
+        var inherited = child.manager.inherit(from: parent.manager)
+        parent.inheritedFarewell.register { "parent's farewell" }
+        child.manager.follow(parent.manager, since: &inherited)
+        child.inheritedFarewell.register { "child's own since" }
+        child.manager.follow(parent.manager, since: &inherited)
+        #expect(child.inheritedFarewell() == "child's own since")
+    }
+}
+
+@Suite(.container)
 @MainActor
 struct SubtreeContainerTests {
+    @Test func registrationsMadeOnTheParentLaterReachTheViewsObjectsButNotOverTheMock() {
+        let below = ViewContainers().registering(
+            SubtreeRegistration(\Container.inheritedGreeting) { "mock" }, cache: SubtreeContainerCache())
+        Container.shared.inheritedFarewell.register { "registered later" }
+        Container.shared.inheritedGreeting.register { "parent's greeting" }
+        #expect(below.resolve(\Container.inheritedFarewell) == "registered later")
+        #expect(below.resolve(\Container.inheritedGreeting) == "mock")
+    }
+
     @Test func theViewsBelowResolveFromAChildWithTheRegistration() {
         let registration = SubtreeRegistration(\Container.inheritedGreeting) { "mock" }
         let cache = SubtreeContainerCache()
@@ -172,6 +233,14 @@ struct CustomContainerSubtreeTests {
         #expect(belowScene.container(SceneFeatureContainer.self) === scene)
         #expect(belowScene.resolve(\SceneFeatureContainer.heading) == "mock")
         #expect(scene.heading() == "live heading")
+    }
+
+    @Test func registrationsMadeOnTheContainerLaterReachTheObjectsBelowButNotOverTheMock() {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        feature.subtitle.register { "registered later" }
+        feature.heading.register { "container's heading" }
+        #expect(below.resolve(\SceneFeatureContainer.title) == "mock, registered later")
     }
 
     @Test func theProjectedValuesFormResolvesFromTheChild() {

@@ -44,58 +44,86 @@ package final class SubtreeRegistration: @unchecked Sendable {
 /// the same view value (the windows of a `WindowGroup`), each below its own parent.
 @MainActor
 package final class SubtreeContainerCache {
-    private struct Child {
+    private struct Kept {
         weak var parent: AnyObject?
         let registrations: [ObjectIdentifier]
         let child: AnyObject
+        let link: SubtreeLink
     }
-    private var children: [ObjectIdentifier: Child] = [:]
+    private var children: [ObjectIdentifier: Kept] = [:]
 
     /// An empty cache; children are made on first use.
     package init() {}
 
     /// The child of `parent` with `registrations` applied in order (the last wins for the same
-    /// factory). The same child while `parent` and `registrations` stay the same.
-    package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> Container {
+    /// factory), and its link to `parent`. The same child while `parent` and `registrations`
+    /// stay the same, brought up to date with what `parent` has changed since.
+    package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> (Container, SubtreeLink)
+    {
         cached(parent, registrations) {
             let child = Container()
-            child.manager.inherit(from: parent.manager)
+            let link = SubtreeLink(child: child.manager, parent: parent.manager)
             for registration in registrations { registration.apply(to: child) }
-            return child
+            return (child, link)
         }
     }
 
     /// The child of `parent`, the manager that views reaching `container` use now, with
-    /// `registrations` applied to it through a route from `container`'s own manager.
+    /// `registrations` applied to it through a route from `container`'s own manager, and its link
+    /// to `parent`.
     func child(
         of parent: ContainerManager, reachedThrough container: any SharedContainer,
         applying registrations: [SubtreeRegistration]
-    ) -> ContainerManager {
+    ) -> (ContainerManager, SubtreeLink) {
         cached(parent, registrations) {
             let child = ContainerManager()
-            child.inherit(from: parent)
+            let link = SubtreeLink(child: child, parent: parent)
             let original = container.manager
             let route = ManagerRoutes.Route(original: original, target: child)
             ManagerRoutes.withRoutes([ObjectIdentifier(original): route]) {
                 for registration in registrations { registration.apply(to: container) }
             }
-            return child
+            return (child, link)
         }
     }
 
     private func cached<Child: AnyObject>(
-        _ parent: AnyObject, _ registrations: [SubtreeRegistration], make: () -> Child
-    ) -> Child {
+        _ parent: AnyObject, _ registrations: [SubtreeRegistration], make: () -> (Child, SubtreeLink)
+    ) -> (Child, SubtreeLink) {
         let ids = registrations.map(ObjectIdentifier.init)
         let key = ObjectIdentifier(parent)
-        if let kept = children[key], kept.parent === parent, kept.registrations == ids, let child = kept.child as? Child
+        if let kept = children[key], kept.parent === parent, kept.registrations == ids,
+            let child = kept.child as? Child
         {
-            return child
+            kept.link.refresh()
+            return (child, kept.link)
         }
         children = children.filter { $0.value.parent != nil }
-        let child = make()
-        children[key] = .init(parent: parent, registrations: ids, child: child)
-        return child
+        let (child, link) = make()
+        children[key] = Kept(parent: parent, registrations: ids, child: child, link: link)
+        return (child, link)
+    }
+}
+
+/// A subtree's child manager and the parent it started from. The child takes what the parent
+/// changes later (``ContainerManager/follow(_:since:)``) each time the modifier updates and each
+/// time a view below it creates its object.
+@MainActor
+package final class SubtreeLink {
+    private let child: ContainerManager
+    private let parent: ContainerManager
+    private var inherited: ContainerManager.InheritedOptions
+
+    /// Makes `child` start from what `parent` holds now.
+    init(child: ContainerManager, parent: ContainerManager) {
+        self.child = child
+        self.parent = parent
+        inherited = child.inherit(from: parent)
+    }
+
+    /// Brings the child up to date with what the parent has changed since.
+    func refresh() {
+        child.follow(parent, since: &inherited)
     }
 }
 
@@ -107,10 +135,14 @@ extension ViewContainers {
         var copy = self
         let container = registration.container(in: self)
         if let container = container as? Container {
-            copy = installing(cache.child(of: container, applying: [registration]))
+            let (child, link) = cache.child(of: container, applying: [registration])
+            copy = installing(child)
+            copy.links.append(link)
         } else {
-            let child = cache.child(of: manager(of: container), reachedThrough: container, applying: [registration])
+            let (child, link) = cache.child(
+                of: manager(of: container), reachedThrough: container, applying: [registration])
             copy.route(container, to: child)
+            copy.links.append(link)
         }
         copy.subtreeRegistrations[registration.containerType, default: []].append(registration)
         return copy
@@ -125,11 +157,15 @@ extension ViewContainers {
             return installing(container)
         }
         if let scene = container as? Container {
-            return installing(cache.child(of: scene, applying: registrations))
+            let (child, link) = cache.child(of: scene, applying: registrations)
+            var copy = installing(child)
+            copy.links.append(link)
+            return copy
         }
         var copy = installing(container)
-        copy.route(
-            container, to: cache.child(of: container.manager, reachedThrough: container, applying: registrations))
+        let (child, link) = cache.child(of: container.manager, reachedThrough: container, applying: registrations)
+        copy.route(container, to: child)
+        copy.links.append(link)
         return copy
     }
 

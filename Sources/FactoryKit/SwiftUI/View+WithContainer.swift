@@ -51,7 +51,8 @@
         /// would resolve from otherwise (the scene container installed above them with
         /// `withContainer(_:)`, else `Container.shared`), made when the modifier first updates,
         /// that starts with everything its parent has registered and cached, with `factory`
-        /// registered on top. Their `InjectedObject`, `InjectedObservable` and `SceneContainer`
+        /// registered on top, and takes the parent's later registrations of other factories when
+        /// the modifier updates and when a view below creates its object. Their `InjectedObject`, `InjectedObservable` and `SceneContainer`
         /// properties use it, and it is bound as `Container.shared` while their objects are
         /// created. Siblings, ancestors and views elsewhere never see the registration, and when
         /// the modifier leaves the hierarchy the child goes with it: there is nothing to undo.

@@ -130,6 +130,19 @@ func subtreeScenarios(_ checks: Checks) {
         checks.expect(host.texts, ["mock", "mock", "mock"])
     }
 
+    checks.run("a registration made on the parent later reaches views created below the modifier afterwards") {
+        let switches = Switches()
+        let host = StandInHost()
+        host.mount(GrowingList(switches: switches).withContainer(\.session) { Session() })
+        host.render()
+        checks.expect(host.texts, ["live"])
+        Container.shared.greeting.register { "registered later" }
+        switches.later = true
+        host.render()
+        // The first view's object was made before; the two new ones see the new registration.
+        checks.expect(host.texts, ["live", "registered later", "registered later"])
+    }
+
     checks.run("the nearest registration wins, and an outer one still reaches the rest") {
         let host = StandInHost()
         host.mount(
