@@ -120,22 +120,32 @@ enum Mixed {
     /// One round through FactoryKit: register the singleton, the cached or a unique factory in
     /// turn (a register drops the value kept), then resolve the root.
     static func factoryKitRound(_ round: Int, _ container: Container, _ sink: Sink) {
-        switch round % 3 {
-        case 0: container.register(\.mixedConfig) { _ in MixedConfig() }
-        case 1: container.register(\.mixedStore) { MixedStore(config: $0.mixedConfig()) }
-        default: container.register(\.mixedClient) { MixedClient(config: $0.mixedConfig()) }
-        }
+        factoryKitRegister(round, container)
         for _ in 0..<resolutionsPerRound { sink.keep(container.mixedRoot()) }
     }
 
     /// The same round on the baseline.
     static func baselineRound(_ round: Int, _ container: GlobalLockContainer, _ sink: Sink) {
+        baselineRegister(round, container)
+        for _ in 0..<resolutionsPerRound { sink.keep(container.resolve("root") as MixedRoot) }
+    }
+
+    /// Round `round`'s register through FactoryKit.
+    static func factoryKitRegister(_ round: Int, _ container: Container) {
+        switch round % 3 {
+        case 0: container.register(\.mixedConfig) { _ in MixedConfig() }
+        case 1: container.register(\.mixedStore) { MixedStore(config: $0.mixedConfig()) }
+        default: container.register(\.mixedClient) { MixedClient(config: $0.mixedConfig()) }
+        }
+    }
+
+    /// Round `round`'s register on the baseline.
+    static func baselineRegister(_ round: Int, _ container: GlobalLockContainer) {
         switch round % 3 {
         case 0: container.register("config") { _ in MixedConfig() }
         case 1: container.register("store") { MixedStore(config: $0.resolve("config")) }
         default: container.register("client") { MixedClient(config: $0.resolve("config")) }
         }
-        for _ in 0..<resolutionsPerRound { sink.keep(container.resolve("root") as MixedRoot) }
     }
 
     /// Seconds taken by `rounds` rounds, each queued on one of four serial queues, on a new

@@ -96,7 +96,17 @@ let scenarios: [Scenario] = [
         handWritten: { count, sink in for _ in 0..<count { sink.keep(handWiredShared()) } },
         factoryKit: { count, sink in for _ in 0..<count { sink.keep(Container.shared.argumentSingleton()) } }
     ),
+    Scenario(
+        id: "S12", title: "register, mixed workload's",
+        handWritten: { count, _ in for index in 0..<count { Mixed.baselineRegister(index, registerBaseline) } },
+        factoryKit: { count, _ in for index in 0..<count { Mixed.factoryKitRegister(index, registerContainer) } }
+    ),
 ]
+
+/// S12's containers: the mixed workload's registers (a singleton's, a cached and a unique
+/// factory's in turn), without its resolutions and threads, against its global-lock baseline.
+let registerBaseline = GlobalLockContainer()
+let registerContainer = Container()
 
 /// What S6 needs registered before it runs: an override (the decorator is in the definition).
 func prepareScenarios() {
