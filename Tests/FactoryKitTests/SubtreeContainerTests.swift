@@ -269,12 +269,54 @@ struct CustomContainerSubtreeTests {
         #expect(seen.elsewhere == "live heading")
     }
 
+    @Test func routesBoundOnTheMainActorNeverReachOtherThreads() {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        let elsewhere = Tally()
+        let done = DispatchGroup()
+        for _ in 0..<2 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                while elsewhere.note(feature.heading() == "live heading") {}
+            }.start()
+        }
+        var wrongHere = 0
+        for _ in 0..<2_000 where below.make({ feature.heading() }) != "mock" { wrongHere += 1 }
+        elsewhere.stop()
+        done.wait()
+        #expect(wrongHere == 0)
+        #expect(elsewhere.counts.wrong == 0)
+        #expect(elsewhere.counts.reads > 0)
+    }
+
     @Test func writesMadeWhileAnObjectIsCreatedStayInTheChild() {
         let feature = SceneFeatureContainer()
         let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
         below.make { () -> Void in feature.subtitle.register { "registered by an object" } }
         #expect(below.resolve(\SceneFeatureContainer.subtitle) == "registered by an object")
         #expect(feature.subtitle() == "live subtitle")
+    }
+
+    /// Reads made on other threads, how many saw the wrong value, and whether to go on. An
+    /// `NSLock`, which ThreadSanitizer understands on Linux (`Mutex` there is a bare futex).
+    private final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reads = 0
+        private var wrong = 0
+        private var running = true
+
+        /// Counts a read; whether to read again.
+        func note(_ right: Bool) -> Bool {
+            lock.withLock {
+                reads += 1
+                if !right { wrong += 1 }
+                return running
+            }
+        }
+
+        func stop() { lock.withLock { running = false } }
+        var counts: (reads: Int, wrong: Int) { lock.withLock { (reads, wrong) } }
     }
 
     /// A string written by one thread and read by another after a semaphore.
