@@ -28,9 +28,12 @@ extension UnsafeMutablePointer where Pointee == fk_word {
 enum ProcessWords {
     /// `Scope.Singleton`'s counters and addresses.
     static var singletons: AtomicWord { fk_process_line(0) }
-    /// Diagnostics' switch and the thread-local key.
+    /// Diagnostics' switch and the thread-local key (words 0 and 1).
     @inlinable
     static var diagnostics: AtomicWord { fk_process_line(1) }
+    /// How many tasks have manager routes bound (see `ManagerRoutes`), read on every trip through a
+    /// container's lock beside the diagnostics switch, so in its line.
+    static var managerRoutes: AtomicWord { diagnostics + 2 }
     /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
     static var plainContainerTypes: AtomicWord { fk_process_line(2) }
 }

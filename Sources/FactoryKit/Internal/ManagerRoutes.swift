@@ -21,7 +21,7 @@ enum ManagerRoutes {
 
     /// How many tasks have routes bound now, process-wide.
     @inline(__always)
-    private static var activeCount: AtomicCounter { AtomicCounter(ProcessWords.diagnostics + 2) }
+    private static var activeCount: AtomicCounter { AtomicCounter(ProcessWords.managerRoutes) }
 
     /// Runs `body` with `routes` bound, added to those bound already (a route for the same manager
     /// replaces the outer one).
@@ -36,11 +36,6 @@ enum ManagerRoutes {
     /// Whether any task has a route bound: one relaxed load.
     @inline(__always)
     static var anyBound: Bool { activeCount.value != 0 }
-
-    /// The manager that answers for `manager` in this task: a route's target, else `manager`.
-    static func owner(of manager: ContainerManager) -> ContainerManager {
-        target(for: manager) ?? manager
-    }
 
     /// The route's target for `manager` in this task, if one is bound.
     static func target(for manager: ContainerManager) -> ContainerManager? {

@@ -132,18 +132,8 @@ extension ViewContainers {
     /// made by `cache`, of what they resolved from, with the registration applied.
     @MainActor
     package func registering(_ registration: SubtreeRegistration, cache: SubtreeContainerCache) -> ViewContainers {
-        var copy = self
         let container = registration.container(in: self)
-        if let container = container as? Container {
-            let (child, link) = cache.child(of: container, applying: [registration])
-            copy = installing(child)
-            copy.links.append(link)
-        } else {
-            let (child, link) = cache.child(
-                of: manager(of: container), reachedThrough: container, applying: [registration])
-            copy.route(container, to: child)
-            copy.links.append(link)
-        }
+        var copy = withChild(of: container, parent: manager(of: container), applying: [registration], cache: cache)
         copy.subtreeRegistrations[registration.containerType, default: []].append(registration)
         return copy
     }
@@ -156,15 +146,29 @@ extension ViewContainers {
         guard let registrations = subtreeRegistrations[ObjectIdentifier(C.self)], !registrations.isEmpty else {
             return installing(container)
         }
-        if let scene = container as? Container {
-            let (child, link) = cache.child(of: scene, applying: registrations)
-            var copy = installing(child)
-            copy.links.append(link)
-            return copy
+        return installing(container).withChild(
+            of: container, parent: container.manager, applying: registrations, cache: cache)
+    }
+
+    /// These containers with the views' child of `container`, made by `cache` with
+    /// `registrations` applied: for a `Container`, a new one installed in its place; for a custom
+    /// container, a child of `parent` that its manager is routed to.
+    @MainActor
+    private func withChild(
+        of container: any SharedContainer, parent: ContainerManager, applying registrations: [SubtreeRegistration],
+        cache: SubtreeContainerCache
+    ) -> ViewContainers {
+        var copy = self
+        let link: SubtreeLink
+        if let container = container as? Container {
+            let made = cache.child(of: container, applying: registrations)
+            copy = installing(made.0)
+            link = made.1
+        } else {
+            let made = cache.child(of: parent, reachedThrough: container, applying: registrations)
+            copy.route(container, to: made.0)
+            link = made.1
         }
-        var copy = installing(container)
-        let (child, link) = cache.child(of: container.manager, reachedThrough: container, applying: registrations)
-        copy.route(container, to: child)
         copy.links.append(link)
         return copy
     }

@@ -52,11 +52,12 @@
         /// `withContainer(_:)`, else `Container.shared`), made when the modifier first updates,
         /// that starts with everything its parent has registered and cached, with `factory`
         /// registered on top, and takes the parent's later registrations of other factories when
-        /// the modifier updates and when a view below creates its object. Their `InjectedObject`, `InjectedObservable` and `SceneContainer`
-        /// properties use it, and it is bound as `Container.shared` while their objects are
-        /// created. Siblings, ancestors and views elsewhere never see the registration, and when
-        /// the modifier leaves the hierarchy the child goes with it: there is nothing to undo.
-        /// The nearest registration wins for the same factory.
+        /// the modifier updates and when a view below creates its object. Their `InjectedObject`,
+        /// `InjectedObservable` and `SceneContainer` properties use it, and it is bound as
+        /// `Container.shared` while their objects are created. Siblings, ancestors and views
+        /// elsewhere never see the registration, and when the modifier leaves the hierarchy the
+        /// child goes with it: there is nothing to undo. The nearest registration wins for the
+        /// same factory.
         public func withContainer<T>(
             _ keyPath: KeyPath<Container, Factory<T>>, _ factory: @escaping VoidFactoryType<T>
         ) -> some View {
