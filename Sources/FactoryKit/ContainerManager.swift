@@ -225,3 +225,19 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         }
     }
 }
+
+extension ContainerManager {
+    /// The manager of `container`, which the caller must keep alive.
+    ///
+    /// The `manager` requirement hands out a retained reference: two atomic writes to the
+    /// manager's reference count, a word every thread resolving from that container writes. For
+    /// `Container`, whose manager is a `let` of a final class, the manager is read in place
+    /// instead. Other containers go through the requirement.
+    @inline(__always)
+    static func unowned(of container: any ManagedContainer) -> Unmanaged<ContainerManager> {
+        if type(of: container) == Container.self {
+            return Unmanaged.passUnretained(unsafeDowncast(container, to: Container.self).manager)
+        }
+        return Unmanaged.passUnretained(container.manager)
+    }
+}

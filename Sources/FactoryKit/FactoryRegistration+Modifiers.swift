@@ -18,11 +18,13 @@ extension FactoryIdentity {
     /// this thread, since a `deinit` may use the container (see `DroppedValues`).
     @usableFromInline
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
-        container.manager.withState(of: container) { state in
-            state.withRecord(for: key) { record, state in
-                if record.hasOptions && record.once != once { return }
-                change(record, &state)
-                if !record.hasOptions { record.hasOptions = true }
+        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState(of: container) { state in
+                state.withRecord(for: key) { record, state in
+                    if record.hasOptions && record.once != once { return }
+                    change(record, &state)
+                    if !record.hasOptions { record.hasOptions = true }
+                }
             }
         }
     }
@@ -164,12 +166,14 @@ extension FactoryIdentity {
     /// creating a record or running `autoRegister()`, which makes it cheaper than the write it
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
-        container.manager.withState { state in
-            guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
-                return false
-            }
-            return record._withUnsafeGuaranteedRef { record in
-                (record.hasOptions && record.once != once) || isStored(record)
+        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState { state in
+                guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
+                    return false
+                }
+                return record._withUnsafeGuaranteedRef { record in
+                    (record.hasOptions && record.once != once) || isStored(record)
+                }
             }
         }
     }
@@ -244,25 +248,27 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let dropped = container.manager.withState { state -> [StoredValue] in
-            // Even without a record here: the singleton may hold a value of this definition made
-            // through another container.
-            let record = state.existingRecord(for: key)
-            switch resetOptions {
-            case .all:
-                let singleton = removeSingleton(of: record, in: state)
-                record?.clearOptions()  // the closures go to `state.dropped`
-                return singleton + (record?.cache.drain() ?? [])
-            case .scope:
-                return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
-            case .registration:
-                record?.registration = nil
-            case .context:
-                record?.contexts = nil
-            case .none:
-                break
+        let dropped = ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState { state -> [StoredValue] in
+                // Even without a record here: the singleton may hold a value of this definition made
+                // through another container.
+                let record = state.existingRecord(for: key)
+                switch resetOptions {
+                case .all:
+                    let singleton = removeSingleton(of: record, in: state)
+                    record?.clearOptions()  // the closures go to `state.dropped`
+                    return singleton + (record?.cache.drain() ?? [])
+                case .scope:
+                    return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
+                case .registration:
+                    record?.registration = nil
+                case .context:
+                    record?.contexts = nil
+                case .none:
+                    break
+                }
+                return []
             }
-            return []
         }
         ScopedShutdown.schedule(dropped)
     }
@@ -288,13 +294,14 @@ enum ScopeWrite {
     static func set(_ scope: Scope, container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool)
     {
         let scope = Scope.Singleton.stored(scope)
-        let manager = container.manager
-        if changesNothing(scope, manager: manager, key: key, once: once) { return }
-        manager.withState(of: container) { state in
-            state.withRecord(for: key) { record, state in
-                guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
-                change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
-                if !record.hasOptions { record.hasOptions = true }
+        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            if changesNothing(scope, manager: manager, key: key, once: once) { return }
+            manager.withState(of: container) { state in
+                state.withRecord(for: key) { record, state in
+                    guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
+                    change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
+                    if !record.hasOptions { record.hasOptions = true }
+                }
             }
         }
     }
@@ -331,7 +338,9 @@ enum ScopeWrite {
     static func setSingleton(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool) {
         // While `main` is the only instance alive, its address is all the check needs.
         if let main = Scope.Singleton.currentAddressIfMain,
-            changesNothing(scopeAddress: main, manager: container.manager, key: key, once: once)
+            ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef({
+                changesNothing(scopeAddress: main, manager: $0, key: key, once: once)
+            })
         {
             return
         }
@@ -370,12 +379,15 @@ enum OverrideWrite {
         once: Bool
     ) -> Bool {
         guard let words else { return false }
-        return container.manager.withState { state in
-            guard state.isAutoRegistered, let record = state.directory.record(for: factory) else {
-                return false
-            }
-            return record._withUnsafeGuaranteedRef { record in
-                (record.hasOptions && record.once != once) || record.contexts?.holds(words, for: contextKey) ?? false
+        return ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState { state in
+                guard state.isAutoRegistered, let record = state.directory.record(for: factory) else {
+                    return false
+                }
+                return record._withUnsafeGuaranteedRef { record in
+                    (record.hasOptions && record.once != once)
+                        || record.contexts?.holds(words, for: contextKey) ?? false
+                }
             }
         }
     }

@@ -97,13 +97,15 @@ struct ResolutionRequest {
     /// Makes the plan under `container`'s lock (after `autoRegister()` if it has not run).
     /// `cacheParameter` gives the key of the value's slot for a `scopeOnParameters` factory; it
     /// runs under the lock, so it must only convert the parameter.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     static func plan(
         _ request: ResolutionRequest, in container: any ManagedContainer,
         cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
-        container.manager.withState(of: container) { state in
-            state.withRecord(for: request.key) { record, state in request.plan(record, state, cacheParameter) }
+        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState(of: container) { state in
+                state.withRecord(for: request.key) { record, state in request.plan(record, state, cacheParameter) }
+            }
         }
     }
 
@@ -288,7 +290,9 @@ extension FactoryRegistration {
 
     /// The factory's own decorator, read again for plans whose `object` holds something else.
     func currentDecorator(of record: FactoryRecord) -> AnyObject? {
-        container.manager.withState { _ in record.decorator }
+        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            manager.withState { _ in record.decorator }
+        }
     }
 
     func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
@@ -373,8 +377,10 @@ extension FactoryRegistration {
                 return
             }
             let record = plan.record
-            container.manager.withState { _ in
-                record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
+            ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+                manager.withState { _ in
+                    record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
+                }
             }
         }
     }

@@ -101,6 +101,11 @@ let scenarios: [Scenario] = [
         handWritten: { count, _ in for index in 0..<count { Mixed.baselineRegister(index, registerBaseline) } },
         factoryKit: { count, _ in for index in 0..<count { Mixed.factoryKitRegister(index, registerContainer) } }
     ),
+    Scenario(
+        id: "S13", title: "mixed workload's round, one thread",
+        handWritten: { count, sink in for index in 0..<count { Mixed.baselineRound(index, registerBaseline, sink) } },
+        factoryKit: { count, sink in for index in 0..<count { Mixed.factoryKitRound(index, registerContainer, sink) } }
+    ),
 ]
 
 /// S12's containers: the mixed workload's registers (a singleton's, a cached and a unique
