@@ -293,8 +293,11 @@ enum ScopeWrite {
     @usableFromInline
     static func set(_ scope: Scope, container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool)
     {
-        let scope = Scope.Singleton.stored(scope)
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
+            // Checked before `stored`, which hands out a retained scope: a definition re-applies
+            // `.cached` on every access, and every thread would write the scope's reference count.
+            if scope.kind != .singleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
+            let scope = Scope.Singleton.stored(scope)
             if changesNothing(scope, manager: manager, key: key, once: once) { return }
             manager.withState(of: container) { state in
                 state.withRecord(for: key) { record, state in
