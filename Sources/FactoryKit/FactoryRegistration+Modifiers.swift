@@ -18,6 +18,8 @@ extension FactoryIdentity {
     /// this thread, since a `deinit` may use the container (see `DroppedValues`).
     @usableFromInline
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
+        // Read once: the requirement hands out a retained container.
+        let container = self.container
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
             manager.withState(of: container) { state in
                 state.withRecord(for: key) { record, state in

@@ -101,8 +101,10 @@ let scenarios: [Scenario] = [
         handWritten: { count, _ in for index in 0..<count { Mixed.baselineRegister(index, registerBaseline) } },
         factoryKit: { count, _ in for index in 0..<count { Mixed.factoryKitRegister(index, registerContainer) } }
     ),
+    // The mixed workload's round (a register, then four resolutions of its graph) on one
+    // thread: its instructions, without the queues and the contention of `mixed`.
     Scenario(
-        id: "S13", title: "mixed workload's round, one thread",
+        id: "S13", title: "mixed round, one thread",
         handWritten: { count, sink in for index in 0..<count { Mixed.baselineRound(index, registerBaseline, sink) } },
         factoryKit: { count, sink in for index in 0..<count { Mixed.factoryKitRound(index, registerContainer, sink) } }
     ),
