@@ -280,7 +280,16 @@ extension FactoryRegistration {
     }
 
     func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
-        guard let options = plan.options else { return }
+        // Most plans with options have nothing to decorate: the check borrows the options from
+        // the plan, which holds them, instead of retaining them.
+        guard let options = plan.options.map(Unmanaged.passUnretained),
+            options._withUnsafeGuaranteedRef({ $0.hasDecorator || $0.containerDecorator != nil })
+        else { return }
+        decorate(value, options: options.takeUnretainedValue(), plan: plan, instantiated: instantiated)
+    }
+
+    /// `decorate` for options with a decorator.
+    func decorate(_ value: T, options: ResolutionOptions, plan: ResolutionPlan, instantiated: Bool) {
         if options.hasDecorator, let decorator = plan.decorator ?? currentDecorator(of: plan.record) {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = options.containerDecorator {
