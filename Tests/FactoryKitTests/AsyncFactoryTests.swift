@@ -186,7 +186,7 @@ struct AsyncFactoryTests {
         try await Task.sleep(for: .milliseconds(30))
         only.cancel()
         await #expect(throws: CancellationError.self) { try await only.value }
-        for _ in 0..<100 where cancelled.lines.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await eventually { !cancelled.lines.isEmpty }
         #expect(cancelled.lines == ["creation cancelled"])
     }
 
@@ -413,7 +413,7 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         .cached
         _ = factory()
         Container.shared.reset()
-        for _ in 0..<200 where await journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        _ = try await eventually { await !journal.entries.isEmpty }
         let entries = await journal.entries
         XCTAssertEqual(entries, ["cached"])
     }

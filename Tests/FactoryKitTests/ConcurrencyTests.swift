@@ -62,10 +62,12 @@ struct ConcurrencyTests {
     @Test func expiredTimeToLiveIsRecreatedOnce() {
         let counter = Counter()
         let container = Container()
+        // A time to live far above a scheduling delay on a loaded machine, so that the eight
+        // threads' hits all land within it; the first value has expired when they start.
         let factory = Factory<Counted>(container, key: "concurrencyTimed") { slowCounted(counter) }.cached.timeToLive(
-            0.05)
+            1)
         _ = factory()
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 1.1)
         runConcurrently(8) { _ in _ = factory() }
         #expect(counter.count == 2)
     }
@@ -77,7 +79,7 @@ struct ConcurrencyTests {
         let outcome = LogRecorder()
         let slow = Factory<Int>(Container(), key: "concurrencySlow") {
             slowStarted.signal()
-            outcome.record(release.wait(timeout: .now() + 5) == .success ? "released" : "timed out")
+            outcome.record(release.wait(timeout: .now() + 60) == .success ? "released" : "timed out")
             return 1
         }.singleton
         let fast = Factory<Int>(Container(), key: "concurrencyFast") { 2 }.cached
@@ -110,7 +112,7 @@ struct ConcurrencyTests {
                 value = inner() + 1
                 done.signal()
             }
-            guard done.wait(timeout: .now() + 5) == .success else {
+            guard done.wait(timeout: .now() + 60) == .success else {
                 outcome.record("deadlock")
                 return -1
             }

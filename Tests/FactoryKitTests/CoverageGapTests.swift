@@ -54,15 +54,6 @@ struct CoverageWrapperHolder {
     @WeakLazyInjected(\.coverageGreeter) var weak: Greeter?
 }
 
-/// Polls `condition` for up to a second: shutdowns after a reset run in a task of their own.
-private func eventually(_ condition: () async -> Bool) async throws -> Bool {
-    for _ in 0..<200 {
-        if await condition() { return true }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
 @Suite(.container)
 struct CoverageGapTests {
     /// An async parameter factory resolves, registers (also with the call-with-closure shorthand)

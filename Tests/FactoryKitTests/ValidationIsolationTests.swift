@@ -95,7 +95,7 @@ func processThreadCount() -> Int? { processStatus("Threads") }
         // Other tests run alongside and start threads of their own: allow them a few, and a moment
         // to end theirs. A thread left per validation would be 100 more.
         var after = try #require(processThreadCount())
-        let deadline = Date(timeIntervalSinceNow: 5)
+        let deadline = Date(timeIntervalSinceNow: 20)
         while after > before + 8 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
             after = try #require(processThreadCount())
