@@ -298,9 +298,11 @@ enum ScopeWrite {
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
             // Checked before `stored`, which hands out a retained scope: a definition re-applies
             // `.cached` on every access, and every thread would write the scope's reference count.
-            if scope.kind != .singleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
+            // `stored` changes only a singleton scope, so only that one is checked again.
+            let isSingleton = scope.kind == .singleton
+            if !isSingleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
             let scope = Scope.Singleton.stored(scope)
-            if changesNothing(scope, manager: manager, key: key, once: once) { return }
+            if isSingleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
             manager.withState(of: container) { state in
                 state.withRecord(for: key) { record, state in
                     guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }

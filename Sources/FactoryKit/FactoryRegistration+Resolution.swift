@@ -103,8 +103,19 @@ struct ResolutionRequest {
         cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState(of: container) { state in
-                state.withRecord(for: request.key) { record, state in request.plan(record, state, cacheParameter) }
+            // While a route is bound somewhere, the lock finds the manager this task uses.
+            let found = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
+            if let found, found._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }) {
+                return ResolutionPlan(record: found.takeUnretainedValue(), kind: .run, options: nil)
+            }
+            return manager.withState(of: container) { state in
+                // A record found once stays its key's record (see `FactoryRecord`).
+                guard let found else {
+                    return state.withRecord(for: request.key) { record, state in
+                        request.plan(record, state, cacheParameter)
+                    }
+                }
+                return found._withUnsafeGuaranteedRef { request.plan($0, state, cacheParameter) }
             }
         }
     }

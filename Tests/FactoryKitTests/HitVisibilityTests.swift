@@ -167,6 +167,38 @@ struct HitVisibilityTests {
         #expect(seen.lines == ["decorated"])
     }
 
+    @Test func aFactoryWithoutOptionsSeesARegistrationMadeOnAnotherThread() {
+        // A factory without options resolves without the container's lock. The writer makes it
+        // plain (reset, then resolve), registers round `r`, and says so; a reader whose whole
+        // resolution fell between two of the writer's steps must see exactly round `r`.
+        let container = Container()
+        let factory = Factory<Int>(container, key: "plainAcrossThreads") { 0 }
+        let steps = SequencedRound()
+        let rounds = 1_000
+        runConcurrently(3) { index in
+            if index == 0 {
+                for round in 1...rounds {
+                    steps.begin()
+                    factory.reset(.registration)
+                    #expect(factory() == 0)
+                    factory.register { round }
+                    steps.end(round)
+                    // Each round, at least one reader's resolution falls in the window.
+                    #expect(steps.awaitCheck(of: round))
+                }
+                steps.finish()
+                return
+            }
+            while !steps.isFinished {
+                let (before, round) = steps.read()
+                let value = factory()
+                guard before % 2 == 0, steps.read().sequence == before else { continue }
+                #expect(value == round)
+                steps.checked(round)
+            }
+        }
+    }
+
     @Test func asyncSingletonHitsSeeResetsRegistrationsAndDecorators() async throws {
         let census = Census()
         let singleton = Scope.Singleton()
@@ -308,4 +340,48 @@ struct HitVisibilityTests {
         }
         #expect(census.alive == 0)
     }
+}
+
+/// A writer's steps, numbered like a sequence lock: odd while a step is in progress, even with the
+/// round it finished.
+private final class SequencedRound: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var sequence = 0
+    private var round = 0
+    private var checkedRound = 0
+    private var finished = false
+
+    /// A reader checked a resolution made in `round`'s window.
+    func checked(_ round: Int) {
+        lock.withLock {
+            checkedRound = max(checkedRound, round)
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until a reader has checked `round`; `false` after 20 s.
+    func awaitCheck(of round: Int) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        return lock.withLock {
+            while checkedRound < round {
+                if !lock.wait(until: deadline) { return false }
+            }
+            return true
+        }
+    }
+
+    func begin() { lock.withLock { sequence += 1 } }
+
+    func end(_ round: Int) {
+        lock.withLock {
+            self.round = round
+            sequence += 1
+        }
+    }
+
+    func finish() { lock.withLock { finished = true } }
+
+    var isFinished: Bool { lock.withLock { finished } }
+
+    func read() -> (sequence: Int, round: Int) { lock.withLock { (sequence, round) } }
 }

@@ -23,6 +23,13 @@ final class FactoryRecord {
     /// the record: nothing assumes where a class keeps its stored properties.
     let scopeWord: AtomicWord
 
+    /// 1 while `resolution` is current and `nil` (a unique factory with nothing registered,
+    /// overridden or decorated, in a container without a default scope or decorator), else 0.
+    /// Written under the lock, read without it by `ResolutionRequest.plan`: such a resolution
+    /// only runs the definition's closure, which needs nothing from the record. The word after
+    /// `scopeWord`, allocated with it.
+    var plainWord: AtomicWord { scopeWord + 1 }
+
     /// Whether any option was written since the last reset (what `once()` compares against).
     @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
     // Each write to an option a resolution reads makes `resolution` stale, and the value it
@@ -59,7 +66,9 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var resolution: ResolutionOptions? {
         willSet { dropped.keep(resolution) }
     }
-    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false
+    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false {
+        didSet { if !isResolutionCurrent { plainWord.storeReleasing(0) } }
+    }
 
     /// Marks `resolution` stale and lets go of it: it shares the closures and scope a write just
     /// replaced, which must be released with them, after the lock.
@@ -89,8 +98,8 @@ final class FactoryRecord {
     init(key: FactoryKey, dropped: DroppedValues) {
         self.key = key
         self.dropped = dropped
-        scopeWord = .allocate(capacity: 1)
-        scopeWord.initialize(to: fk_word())
+        scopeWord = .allocate(capacity: 2)
+        scopeWord.initialize(repeating: fk_word(), count: 2)
     }
 
     deinit { scopeWord.deallocate() }
@@ -127,6 +136,7 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
+        plainWord.storeReleasing(isPlain ? 1 : 0)
     }
 
     /// Forgets every option (a reset of `.all`).
