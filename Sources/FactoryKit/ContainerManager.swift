@@ -32,7 +32,8 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// `withState` on this manager's own state, whatever the task routes.
     @inline(__always)
     func withOwnState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
-        var dropped: [Any] = []
+        // Optional, so a section that dropped nothing releases nothing, not even the empty array.
+        var dropped: [Any]?
         let result = lockedState.withLock { state in
             let result = body(&state)
             if !state.dropped.isEmpty { dropped = state.dropped.take() }

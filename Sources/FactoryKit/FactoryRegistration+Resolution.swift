@@ -106,7 +106,7 @@ struct ResolutionRequest {
             // While a route is bound somewhere, the lock finds the manager this task uses.
             let found = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
             if let found, found._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }) {
-                return ResolutionPlan(record: found.takeUnretainedValue(), kind: .run, options: nil)
+                return found._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
             }
             return manager.withState(of: container) { state in
                 // A record found once stays its key's record (see `FactoryRecord`).
@@ -365,7 +365,22 @@ extension FactoryRegistration {
     }
 
     func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        guard let options = plan.options else { return (factory(parameter), .factory) }
+        guard plan.options != nil else { return (factory(parameter), .factory) }
+        // Borrowed from the plan, which holds them: neither the options nor, through them, the
+        // closure to call is retained for the call. (The flags are read instead of comparing the
+        // references with `nil`, which retains and releases them.)
+        unowned(unsafe) let options = plan.options.unsafelyUnwrapped
+        if options.hasContexts { return runWithContexts(options, parameter) }
+        guard options.hasRegistration else { return (factory(parameter), .factory) }
+        let registration = Unmanaged.passUnretained(options.registration.unsafelyUnwrapped)
+        let value = registration._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ClosureBox<P, T>.self).make(container, parameter)
+        }
+        return (value, .registration)
+    }
+
+    /// `run` for a factory with context overrides.
+    func runWithContexts(_ options: ResolutionOptions, _ parameter: P) -> (T, ValueOrigin) {
         if let contexts = options.contexts, let override = FactoryContext.current.select(from: contexts) {
             if options.registration != nil {
                 warnRegistrationShadowed(by: override, in: contexts, factory: description)

@@ -226,6 +226,10 @@ final class ResolutionOptions {
     @usableFromInline let hasDecorator: Bool
     @usableFromInline let containerDecorator: ((Any) -> Void)?
     @usableFromInline let scopeOnParameters: Bool
+    /// Whether `contexts` and `registration` are set: testing the references themselves retains
+    /// and releases them, twice per resolution that runs a registration.
+    let hasContexts: Bool
+    let hasRegistration: Bool
 
     /// Whether a value found in the scope is a hit as it stands: no slot per parameter to pick, no
     /// time to live to check. Such hits skip the general lookup.
@@ -247,5 +251,7 @@ final class ResolutionOptions {
         self.hasDecorator = hasDecorator
         self.containerDecorator = containerDecorator
         self.scopeOnParameters = scopeOnParameters
+        hasContexts = contexts != nil
+        hasRegistration = registration != nil
     }
 }
