@@ -320,11 +320,11 @@ extension FactoryRegistration {
         case .hitBoxed, .hitObject:
             return (plan.hitValue(as: T.self), .cache)
         case .run:
-            guard let scope = plan.scope else { return create(plan, parameter) }
-            switch scope.kind {
+            // The scope's kind, read from the options without retaining the scope.
+            switch plan.options?.scopeKind {
             case .graph: return produceGraph(plan, parameter)
-            case .taskBound: return produceTaskBound(plan, parameter, scope: scope)
-            case .unique, .cached, .shared, .singleton: return create(plan, parameter)
+            case .taskBound: return produceTaskBound(plan, parameter, scope: plan.scope.unsafelyUnwrapped)
+            case .unique, .cached, .shared, .singleton, nil: return create(plan, parameter)
             }
         case .create, .wait:
             return produceCached(plan, parameter, scope: plan.scope.unsafelyUnwrapped)

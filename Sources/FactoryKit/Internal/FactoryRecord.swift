@@ -230,6 +230,8 @@ final class ResolutionOptions {
     /// and releases them, twice per resolution that runs a registration.
     let hasContexts: Bool
     let hasRegistration: Bool
+    /// The scope's kind, read without retaining the scope.
+    let scopeKind: Scope.Kind?
 
     /// Whether a value found in the scope is a hit as it stands: no slot per parameter to pick, no
     /// time to live to check. Such hits skip the general lookup.
@@ -253,5 +255,6 @@ final class ResolutionOptions {
         self.scopeOnParameters = scopeOnParameters
         hasContexts = contexts != nil
         hasRegistration = registration != nil
+        scopeKind = scope?.kind
     }
 }
