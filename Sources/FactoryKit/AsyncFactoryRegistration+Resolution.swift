@@ -154,36 +154,34 @@ extension AsyncFactoryRegistration {
     /// Reads the factory's options and, for scopes its container owns, looks at the cache.
     @usableFromInline
     func makePlan(_ parameter: P) -> AsyncResolutionPlan {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState(of: container) { state in
-                let record = state.record(for: key)
-                var plan = AsyncResolutionPlan(record: record)
-                plan.containerDecorator = state.decorator
-                plan.registration = record.registration
-                plan.contexts = record.contexts
-                plan.timeToLive = record.timeToLive
-                plan.decorator = record.decorator
-                // A default scope is not applied: only `Sendable` results may be scoped, and the
-                // container cannot check that for a scope it imposes.
-                plan.scope = record.scope
-                if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
-                if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
-                    plan.lookup = record.lookupCacheAsync(
-                        scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
-                        reserve: { AsyncFlight<T>(label: description) })
-                } else if let scope = plan.scope, scope.kind == .singleton {
-                    // Under the container's lock, with the options just read, as for synchronous
-                    // singletons (see `planSingleton`): a `register` either comes first or drops this
-                    // reservation.
-                    let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
-                    let (lookup, entry) = singleton.lookupAsync(
-                        singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
-                        reserve: { AsyncFlight<T>(label: description) })
-                    (plan.lookup, plan.singletonSlot) = (lookup, (singleton, entry))
-                    if entry !== record.singletonEntry { record.singletonEntry = entry }
-                }
-                return plan
+        ContainerManager.withRegisteredState(borrowingFrom: container) { state in
+            let record = state.record(for: key)
+            var plan = AsyncResolutionPlan(record: record)
+            plan.containerDecorator = state.decorator
+            plan.registration = record.registration
+            plan.contexts = record.contexts
+            plan.timeToLive = record.timeToLive
+            plan.decorator = record.decorator
+            // A default scope is not applied: only `Sendable` results may be scoped, and the
+            // container cannot check that for a scope it imposes.
+            plan.scope = record.scope
+            if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
+                plan.lookup = record.lookupCacheAsync(
+                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    reserve: { AsyncFlight<T>(label: description) })
+            } else if let scope = plan.scope, scope.kind == .singleton {
+                // Under the container's lock, with the options just read, as for synchronous
+                // singletons (see `planSingleton`): a `register` either comes first or drops this
+                // reservation.
+                let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+                let (lookup, entry) = singleton.lookupAsync(
+                    singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    reserve: { AsyncFlight<T>(label: description) })
+                (plan.lookup, plan.singletonSlot) = (lookup, (singleton, entry))
+                if entry !== record.singletonEntry { record.singletonEntry = entry }
             }
+            return plan
         }
     }
 
@@ -257,29 +255,27 @@ enum AsyncPlainHit {
     /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState(of: container) { state -> AnyObject? in
-                guard state.decorator == nil else { return nil }
-                return state.withRecord(for: key) { record, _ -> AnyObject? in
-                    guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
-                        !record.scopeOnParameters
-                    else { return nil }
-                    switch scope.kind {
-                    case .cached, .shared:
-                        guard record.cacheScope == ObjectIdentifier(scope), let box = record.cache.strongValue else {
-                            return nil
-                        }
-                        return box
-                    case .singleton:
-                        // The entry the full path remembers in the record; checked before use.
-                        guard let memo = record.singletonEntry,
-                            let box = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(
-                                memo, site: site)
-                        else { return nil }
-                        return box
-                    case .unique, .graph, .taskBound:
+        ContainerManager.withRegisteredState(borrowingFrom: container) { state -> AnyObject? in
+            guard state.decorator == nil else { return nil }
+            return state.withRecord(for: key) { record, _ -> AnyObject? in
+                guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
+                    !record.scopeOnParameters
+                else { return nil }
+                switch scope.kind {
+                case .cached, .shared:
+                    guard record.cacheScope == ObjectIdentifier(scope), let box = record.cache.strongValue else {
                         return nil
                     }
+                    return box
+                case .singleton:
+                    // The entry the full path remembers in the record; checked before use.
+                    guard let memo = record.singletonEntry,
+                        let box = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(
+                            memo, site: site)
+                    else { return nil }
+                    return box
+                case .unique, .graph, .taskBound:
+                    return nil
                 }
             }
         }

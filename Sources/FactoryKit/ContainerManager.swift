@@ -241,4 +241,21 @@ extension ContainerManager {
         }
         return Unmanaged.passUnretained(container.manager)
     }
+
+    /// Runs `body` under the lock of `container`'s manager, borrowed (see `unowned(of:)`).
+    @inline(__always)
+    static func withState<Result>(
+        borrowingFrom container: any ManagedContainer, _ body: (inout ManagerState) -> Result
+    ) -> Result {
+        unowned(of: container)._withUnsafeGuaranteedRef { $0.withState(body) }
+    }
+
+    /// `withState(borrowingFrom:_:)` once `container`'s `autoRegister()` has run (see
+    /// `withState(of:_:)`).
+    @inline(__always)
+    static func withRegisteredState<Result>(
+        borrowingFrom container: any ManagedContainer, _ body: (inout ManagerState) -> Result
+    ) -> Result {
+        unowned(of: container)._withUnsafeGuaranteedRef { $0.withState(of: container, body) }
+    }
 }

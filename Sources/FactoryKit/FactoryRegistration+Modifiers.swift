@@ -20,13 +20,11 @@ extension FactoryIdentity {
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
         // Read once: the requirement hands out a retained container.
         let container = self.container
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState(of: container) { state in
-                state.withRecord(for: key) { record, state in
-                    if record.hasOptions && record.once != once { return }
-                    change(record, &state)
-                    if !record.hasOptions { record.hasOptions = true }
-                }
+        ContainerManager.withRegisteredState(borrowingFrom: container) { state in
+            state.withRecord(for: key) { record, state in
+                if record.hasOptions && record.once != once { return }
+                change(record, &state)
+                if !record.hasOptions { record.hasOptions = true }
             }
         }
     }
@@ -168,14 +166,12 @@ extension FactoryIdentity {
     /// creating a record or running `autoRegister()`, which makes it cheaper than the write it
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState { state in
-                guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
-                    return false
-                }
-                return record._withUnsafeGuaranteedRef { record in
-                    (record.hasOptions && record.once != once) || isStored(record)
-                }
+        ContainerManager.withState(borrowingFrom: container) { state in
+            guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
+                return false
+            }
+            return record._withUnsafeGuaranteedRef { record in
+                (record.hasOptions && record.once != once) || isStored(record)
             }
         }
     }
@@ -250,27 +246,25 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let dropped = ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState { state -> [StoredValue] in
-                // Even without a record here: the singleton may hold a value of this definition made
-                // through another container.
-                let record = state.existingRecord(for: key)
-                switch resetOptions {
-                case .all:
-                    let singleton = removeSingleton(of: record, in: state)
-                    record?.clearOptions()  // the closures go to `state.dropped`
-                    return singleton + (record?.cache.drain() ?? [])
-                case .scope:
-                    return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
-                case .registration:
-                    record?.registration = nil
-                case .context:
-                    record?.contexts = nil
-                case .none:
-                    break
-                }
-                return []
+        let dropped = ContainerManager.withState(borrowingFrom: container) { state -> [StoredValue] in
+            // Even without a record here: the singleton may hold a value of this definition made
+            // through another container.
+            let record = state.existingRecord(for: key)
+            switch resetOptions {
+            case .all:
+                let singleton = removeSingleton(of: record, in: state)
+                record?.clearOptions()  // the closures go to `state.dropped`
+                return singleton + (record?.cache.drain() ?? [])
+            case .scope:
+                return removeSingleton(of: record, in: state) + (record?.cache.drain() ?? [])
+            case .registration:
+                record?.registration = nil
+            case .context:
+                record?.contexts = nil
+            case .none:
+                break
             }
+            return []
         }
         ScopedShutdown.schedule(dropped)
     }
@@ -386,15 +380,13 @@ enum OverrideWrite {
         once: Bool
     ) -> Bool {
         guard let words else { return false }
-        return ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState { state in
-                guard state.isAutoRegistered, let record = state.directory.record(for: factory) else {
-                    return false
-                }
-                return record._withUnsafeGuaranteedRef { record in
-                    (record.hasOptions && record.once != once)
-                        || record.contexts?.holds(words, for: contextKey) ?? false
-                }
+        return ContainerManager.withState(borrowingFrom: container) { state in
+            guard state.isAutoRegistered, let record = state.directory.record(for: factory) else {
+                return false
+            }
+            return record._withUnsafeGuaranteedRef { record in
+                (record.hasOptions && record.once != once)
+                    || record.contexts?.holds(words, for: contextKey) ?? false
             }
         }
     }

@@ -310,9 +310,7 @@ extension FactoryRegistration {
 
     /// The factory's own decorator, read again for plans whose `object` holds something else.
     func currentDecorator(of record: FactoryRecord) -> AnyObject? {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            manager.withState { _ in record.decorator }
-        }
+        ContainerManager.withState(borrowingFrom: container) { _ in record.decorator }
     }
 
     func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
@@ -412,10 +410,8 @@ extension FactoryRegistration {
                 return
             }
             let record = plan.record
-            ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-                manager.withState { _ in
-                    record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
-                }
+            ContainerManager.withState(borrowingFrom: container) { _ in
+                record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
         }
     }
