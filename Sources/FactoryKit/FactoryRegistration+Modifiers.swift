@@ -325,9 +325,9 @@ enum ScopeWrite {
     static func changesNothing(scopeAddress: UInt, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
         // While a route is bound somewhere, take the lock, which reads the manager this task uses.
         if ManagerRoutes.anyBound { return false }
-        guard let record = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
+        guard let (record, count) = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
         let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
-        guard word & 2 != 0 else { return false }
+        guard word & 2 != 0, manager.directory.isStillAutoRegistered(since: count) else { return false }
         if (word & 1 != 0) != once { return true }
         return word & ~MachineWord.addressTagMask == scopeAddress
     }

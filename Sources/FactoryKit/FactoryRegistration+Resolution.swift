@@ -104,13 +104,19 @@ struct ResolutionRequest {
     ) -> ResolutionPlan {
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
             // While a route is bound somewhere, the lock finds the manager this task uses.
-            let found = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
-            if let found, found._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }) {
+            let count = ManagerRoutes.anyBound ? 0 : manager.directory.autoRegisteredCount
+            let found = count & 1 != 0 ? manager.directory.record(for: request.key) : nil
+            if let found, found._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }),
+                manager.directory.isStillAutoRegistered(since: count)
+            {
                 return found._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
             }
+            // Captured as an address: capturing the manager would retain it.
+            let directory = manager.directory.address
             return manager.withState(of: container) { state in
-                // A record found once stays its key's record (see `FactoryRecord`).
-                guard let found else {
+                // A record found once stays its key's record (see `FactoryRecord`), in its own
+                // manager: a route bound since may have sent this section to another one.
+                guard let found, state.directory.address == directory else {
                     return state.withRecord(for: request.key) { record, state in
                         request.plan(record, state, cacheParameter)
                     }

@@ -15,7 +15,9 @@ struct ManagerState {
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending {
         didSet {
             if case .done = autoRegistration { isAutoRegistered = true } else { isAutoRegistered = false }
-            directory.autoRegistered.storeReleasing(isAutoRegistered ? 1 : 0)
+            // Counted, not set: see `RecordDirectory.autoRegistered`. Only holders of the lock write it.
+            let count = directory.autoRegistered.loadRelaxed()
+            if (count & 1 != 0) != isAutoRegistered { directory.autoRegistered.storeReleasing(count &+ 1) }
         }
     }
     /// Whether `autoRegistration` is `.done`: the one check every locked operation makes.

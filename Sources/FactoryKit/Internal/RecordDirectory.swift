@@ -17,8 +17,10 @@ final class RecordDirectory: @unchecked Sendable {
     @usableFromInline static let probes = 4
 
     @usableFromInline let slots: AtomicWord
-    /// Nonzero while the manager's `autoRegister()` has run (`ManagerState.isAutoRegistered`):
-    /// until then, a record's options may be about to change.
+    /// Odd while the manager's `autoRegister()` has run (`ManagerState.isAutoRegistered`): until
+    /// then, a record's options may be about to change. It counts the changes, so a reader that
+    /// finds it unchanged after reading a record's word knows `autoRegister()` did not run again
+    /// in between (see `recordAfterAutoRegistration`).
     let autoRegistered: AtomicWord
 
     init() {
@@ -34,9 +36,26 @@ final class RecordDirectory: @unchecked Sendable {
         MachineWord.mixedIndex(UInt(bitPattern: name) ^ (UInt(bitPattern: result) &>> 3), bits: 6) & (size - 1)
     }
 
-    /// The record remembered for `key` once `autoRegister()` has run, for readers without the lock.
-    func recordAfterAutoRegistration(for key: FactoryKey) -> Unmanaged<FactoryRecord>? {
-        autoRegistered.loadAcquiring() != 0 ? record(for: key) : nil
+    /// The record remembered for `key` once `autoRegister()` has run, for readers without the
+    /// lock, with the `autoRegistered` count it was found under. A reader acts on a word of the
+    /// record only if `isStillAutoRegistered(since:)` holds after reading it: a reset and another
+    /// thread's `autoRegister()` may otherwise have written the word in between, from a
+    /// half-registered container.
+    func recordAfterAutoRegistration(for key: FactoryKey) -> (record: Unmanaged<FactoryRecord>, count: UInt)? {
+        let count = autoRegistered.loadAcquiring()
+        guard count & 1 != 0, let record = record(for: key) else { return nil }
+        return (record, count)
+    }
+
+    /// The table's address, which names its manager.
+    var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// `autoRegistered`'s count: odd once `autoRegister()` has run.
+    var autoRegisteredCount: UInt { autoRegistered.loadAcquiring() }
+
+    /// Whether `autoRegister()` has stayed done since `autoRegistered` read `count`.
+    func isStillAutoRegistered(since count: UInt) -> Bool {
+        autoRegistered.loadAcquiring() == count
     }
 
     /// The record remembered for `key`, unretained; with or without the manager's lock. The record

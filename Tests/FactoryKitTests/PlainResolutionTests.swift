@@ -1,0 +1,63 @@
+import Testing
+
+@testable import FactoryKit
+
+/// A factory without options resolves without its container's lock once its record says so
+/// (`FactoryRecord.plainWord`). These check the word itself: that the shortcut is taken where it
+/// may be, and withdrawn by each write that gives the factory something to read.
+@Suite struct PlainResolutionTests {
+    private func plainWord(_ factory: Factory<Greeting>, in container: Container) -> UInt? {
+        container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
+            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
+    }
+
+    @Test func theFirstResolutionPublishesThatTheFactoryHasNoOptions() {
+        let container = Container()
+        let factory = Factory<Greeting>(container, key: "plainWordFirst") { Greeter() }
+        #expect(plainWord(factory, in: container) == nil)
+        _ = factory()
+        #expect(plainWord(factory, in: container) == 1)
+        #expect(factory().text == "hello")
+    }
+
+    @Test func eachWriteThatGivesTheFactorySomethingToReadWithdrawsIt() {
+        let container = Container()
+        let factory = Factory<Greeting>(container, key: "plainWordWrites") { Greeter() }
+        let writes: [(String, () -> Void)] = [
+            ("register", { factory.register { MockGreeter() } }),
+            ("onTest", { factory.onTest { MockGreeter() } }),
+            ("decorator", { _ = factory.decorator { _ in } }),
+            ("scope", { _ = factory.cached }),
+            ("default scope", { container.manager.defaultScope = .cached }),
+            ("container decorator", { container.decorator { _ in } }),
+        ]
+        for (name, write) in writes {
+            container.manager.reset()
+            _ = factory()
+            #expect(plainWord(factory, in: container) == 1, "before \(name)")
+            write()
+            #expect(plainWord(factory, in: container) != 1, "after \(name)")
+            _ = factory()
+            #expect(plainWord(factory, in: container) == 0, "resolved after \(name)")
+        }
+        container.manager.reset()
+        _ = factory()
+        #expect(plainWord(factory, in: container) == 1)
+    }
+
+    @Test func aResetWithdrawsItUntilAutoRegistrationHasRunAgain() {
+        let container = Container()
+        let factory = Factory<Greeting>(container, key: "plainWordReset") { Greeter() }
+        _ = factory()
+        let count = container.manager.directory.autoRegistered.loadAcquiring()
+        container.manager.reset()
+        // Not auto-registered: no record is handed out without the lock.
+        #expect(plainWord(factory, in: container) == nil)
+        _ = factory()
+        #expect(plainWord(factory, in: container) == 1)
+        // Done again, under a count of its own: a reader from before the reset sees the change.
+        let again = container.manager.directory.autoRegistered.loadAcquiring()
+        #expect(again & 1 == 1 && again != count)
+        #expect(!container.manager.directory.isStillAutoRegistered(since: count))
+    }
+}
