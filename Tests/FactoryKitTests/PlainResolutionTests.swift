@@ -25,7 +25,8 @@ import Testing
         let factory = Factory<Greeting>(container, key: "plainWordWrites") { Greeter() }
         let writes: [(String, () -> Void)] = [
             ("register", { factory.register { MockGreeter() } }),
-            ("onTest", { factory.onTest { MockGreeter() } }),
+            // An argument context: release builds drop `onTest` and the other debug contexts.
+            ("onArg", { factory.onArg("plain-word-argument") { MockGreeter() } }),
             ("decorator", { _ = factory.decorator { _ in } }),
             ("scope", { _ = factory.cached }),
             ("default scope", { container.manager.defaultScope = .cached }),
