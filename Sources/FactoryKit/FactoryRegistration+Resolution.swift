@@ -104,13 +104,13 @@ struct ResolutionRequest {
     ) -> ResolutionPlan {
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
             // While a route is bound somewhere, the lock finds the manager this task uses.
-            let count = ManagerRoutes.anyBound ? 0 : manager.directory.autoRegisteredCount
-            let found = count & 1 != 0 ? manager.directory.record(for: request.key) : nil
-            if let found, found._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }),
+            let lookup = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
+            if let (record, count) = lookup, record._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }),
                 manager.directory.isStillAutoRegistered(since: count)
             {
-                return found._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
+                return record._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
             }
+            let found = lookup?.record
             // Captured as an address: capturing the manager would retain it.
             let directory = manager.directory.address
             return manager.withState(of: container) { state in

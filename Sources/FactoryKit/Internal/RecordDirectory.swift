@@ -50,9 +50,6 @@ final class RecordDirectory: @unchecked Sendable {
     /// The table's address, which names its manager.
     var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    /// `autoRegistered`'s count: odd once `autoRegister()` has run.
-    var autoRegisteredCount: UInt { autoRegistered.loadAcquiring() }
-
     /// Whether `autoRegister()` has stayed done since `autoRegistered` read `count`.
     func isStillAutoRegistered(since count: UInt) -> Bool {
         autoRegistered.loadAcquiring() == count
