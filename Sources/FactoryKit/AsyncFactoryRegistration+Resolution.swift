@@ -176,10 +176,9 @@ extension AsyncFactoryRegistration {
                 // reservation.
                 let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
                 let (lookup, entry) = singleton.lookupAsync(
-                    singletonKey, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                    singletonKey, for: record, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
                     reserve: { AsyncFlight<T>(label: description) })
                 (plan.lookup, plan.singletonSlot) = (lookup, (singleton, entry))
-                if entry !== record.singletonEntry { record.singletonEntry = entry }
             }
             return plan
         }
@@ -269,11 +268,7 @@ enum AsyncPlainHit {
                     return box
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
-                    guard let memo = record.singletonEntry,
-                        let box = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(
-                            memo, site: site)
-                    else { return nil }
-                    return box
+                    return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(record, site: site)
                 case .unique, .graph, .taskBound:
                     return nil
                 }

@@ -233,10 +233,11 @@ extension ContainerManager {
     /// The `manager` requirement hands out a retained reference: two atomic writes to the
     /// manager's reference count, a word every thread resolving from that container writes. For
     /// `Container`, whose manager is a `let` of a final class, the manager is read in place
-    /// instead. Other containers go through the requirement.
+    /// instead. Other containers go through the requirement. (The type is compared with the word
+    /// `Container.init` publishes: `Container.self` would call the metadata accessor each time.)
     @inline(__always)
     static func unowned(of container: any ManagedContainer) -> Unmanaged<ContainerManager> {
-        if type(of: container) == Container.self {
+        if UInt(bitPattern: ObjectIdentifier(type(of: container))) == ProcessWords.containerType.loadRelaxed() {
             return Unmanaged.passUnretained(unsafeDowncast(container, to: Container.self).manager)
         }
         return Unmanaged.passUnretained(container.manager)

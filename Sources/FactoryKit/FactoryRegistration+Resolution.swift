@@ -105,10 +105,21 @@ struct ResolutionRequest {
         ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
             // While a route is bound somewhere, the lock finds the manager this task uses.
             let lookup = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
-            if let (record, count) = lookup, record._withUnsafeGuaranteedRef({ $0.plainWord.loadAcquiring() != 0 }),
-                manager.directory.isStillAutoRegistered(since: count)
-            {
-                return record._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
+            if let (record, count) = lookup {
+                let word = record._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
+                if word & FactoryRecord.plainFlag != 0, manager.directory.isStillAutoRegistered(since: count) {
+                    return record._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
+                }
+                if word & FactoryRecord.singletonHitFlag != 0, !request.observed,
+                    let box = record._withUnsafeGuaranteedRef({
+                        Scope.Singleton.hitWithoutContainerLock(
+                            $0, word: word, directory: manager.directory, count: count, site: request.site)
+                    })
+                {
+                    return record._withUnsafeGuaranteedRef {
+                        ResolutionPlan(record: $0, kind: .hitBoxed, options: nil, hit: box)
+                    }
+                }
             }
             let found = lookup?.record
             // Captured as an address: capturing the manager would retain it.
@@ -172,10 +183,7 @@ struct ResolutionRequest {
             // A hit through the entry remembered in the record: no key to build or hash. The
             // singleton's lock nests inside the container's, the order `register` uses too. The
             // record holds its entry while the lock is held.
-            if options.hitsNeedNoCheck, !stored.isBoundPerTask,
-                let memo = record.singletonEntry.map(Unmanaged.passUnretained),
-                let box = memo._withUnsafeGuaranteedRef({ stored.plainHitBox($0, site: site) })
-            {
+            if options.hitsNeedNoCheck, !stored.isBoundPerTask, let box = stored.plainHitBox(record, site: site) {
                 return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
             }
             return planSingleton(record, options, hitOptions, stored.forCaller, decorator, cacheParameter)
@@ -197,9 +205,8 @@ struct ResolutionRequest {
         _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
         let (lookup, entry) = singleton.lookup(
-            SingletonKey(factory: key, site: site), memo: record.singletonEntry,
+            SingletonKey(factory: key, site: site), for: record,
             parameter: scopedParameter(options, cacheParameter), timeToLive: options.timeToLive, reserve: reserve)
-        if entry !== record.singletonEntry { record.singletonEntry = entry }
         if case .create(let flight) = lookup { flight.singletonSlot = (singleton, entry) }
         return ResolutionPlan(
             record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)

@@ -3,12 +3,12 @@ import Testing
 @testable import FactoryKit
 
 /// A factory without options resolves without its container's lock once its record says so
-/// (`FactoryRecord.plainWord`). These check the word itself: that the shortcut is taken where it
+/// (`FactoryRecord.plainFlag`). These check the word itself: that the shortcut is taken where it
 /// may be, and withdrawn by each write that gives the factory something to read.
 @Suite struct PlainResolutionTests {
     private func plainWord(_ factory: Factory<Greeting>, in container: Container) -> UInt? {
         container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
-            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
+            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() & FactoryRecord.plainFlags }
     }
 
     @Test func theFirstResolutionPublishesThatTheFactoryHasNoOptions() {

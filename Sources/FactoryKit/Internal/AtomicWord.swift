@@ -34,6 +34,9 @@ enum ProcessWords {
     /// How many tasks have manager routes bound (see `ManagerRoutes`), read on every trip through a
     /// container's lock beside the diagnostics switch, so in its line.
     static var managerRoutes: AtomicWord { diagnostics + 2 }
+    /// `Container`'s metadata, once a `Container` exists (zero before): what
+    /// `ContainerManager.unowned(of:)` compares a container's type with, on every resolution.
+    static var containerType: AtomicWord { diagnostics + 3 }
     /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
     static var plainContainerTypes: AtomicWord { fk_process_line(2) }
 }

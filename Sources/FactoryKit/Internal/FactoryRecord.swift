@@ -23,12 +23,18 @@ final class FactoryRecord {
     /// the record: nothing assumes where a class keeps its stored properties.
     let scopeWord: AtomicWord
 
-    /// 1 while `resolution` is current and `nil` (a unique factory with nothing registered,
-    /// overridden or decorated, in a container without a default scope or decorator), else 0.
-    /// Written under the lock, read without it by `ResolutionRequest.plan`: such a resolution
-    /// only runs the definition's closure, which needs nothing from the record. The word after
-    /// `scopeWord`, allocated with it.
+    /// What a resolution may do without the lock, published while `resolution` is current:
+    /// `plainFlag` when `resolution` is `nil` (a unique factory with nothing registered,
+    /// overridden or decorated, in a container without a default scope or decorator), which only
+    /// runs the definition's closure; `singletonHitFlag` when a hit on `Scope.Singleton.main` is
+    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`). Both clear
+    /// while `resolution` is stale. The bits above them count the times the word was set, so a
+    /// reader that sees the same word twice knows no write came in between. Written under the
+    /// lock; the word after `scopeWord`, allocated with it.
     var plainWord: AtomicWord { scopeWord + 1 }
+    static let plainFlag: UInt = 1
+    static let singletonHitFlag: UInt = 2
+    static let plainFlags = plainFlag | singletonHitFlag
 
     /// Whether any option was written since the last reset (what `once()` compares against).
     @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
@@ -67,7 +73,9 @@ final class FactoryRecord {
         willSet { dropped.keep(resolution) }
     }
     @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false {
-        didSet { if !isResolutionCurrent { plainWord.storeReleasing(0) } }
+        didSet {
+            if !isResolutionCurrent { plainWord.storeReleasing(plainWord.loadRelaxed() & ~FactoryRecord.plainFlags) }
+        }
     }
 
     /// Marks `resolution` stale and lets go of it: it shares the closures and scope a write just
@@ -89,7 +97,10 @@ final class FactoryRecord {
     /// Where the registered factory was defined, for `validator`.
     @usableFromInline @exclusivity(unchecked) var validatorSite: DefinitionSite?
 
-    /// The factory's entry in the singleton cache it last used; checked before use.
+    /// The factory's entry in `Scope.Singleton.main`, once a resolution used it; checked before
+    /// use. Guarded by `main`'s lock, not the manager's: it is written under both, and read under
+    /// `main`'s alone by hits that do not take the manager's lock. Other `Singleton` instances
+    /// (a test's) find their entries by key.
     @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry? {
         willSet { dropped.keep(singletonEntry) }
     }
@@ -136,7 +147,10 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
-        plainWord.storeReleasing(isPlain ? 1 : 0)
+        let flags =
+            isPlain
+            ? FactoryRecord.plainFlag : resolution?.allowsSingletonHit == true ? FactoryRecord.singletonHitFlag : 0
+        plainWord.storeReleasing(((plainWord.loadRelaxed() & ~FactoryRecord.plainFlags) &+ 4) | flags)
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -240,6 +254,14 @@ final class ResolutionOptions {
     /// What a hit's plan carries when nothing observes resolutions: after a hit only decorators
     /// read the options, so without one the plan holds no reference to count.
     var forHit: ResolutionOptions? { hasDecorator || containerDecorator != nil ? self : nil }
+
+    /// Whether a hit on `Scope.Singleton.main` needs nothing else from these options: the scope
+    /// is `main` (which stands for the resolving task's own cache), and there is nothing to check
+    /// or decorate.
+    var allowsSingletonHit: Bool {
+        guard scopeKind == .singleton, hitsNeedNoCheck, forHit == nil, let scope else { return false }
+        return unsafeDowncast(scope, to: Scope.Singleton.self).isMain
+    }
 
     @usableFromInline
     init(

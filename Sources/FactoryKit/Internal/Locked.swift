@@ -56,7 +56,7 @@ final class Locked<State>: @unchecked Sendable {
             defer { os_unfair_lock_unlock(lock) }
             return try withState(body)
         #else
-            let me = UInt(pthread_self())
+            let me = fk_thread_id()
             // os_unfair_lock traps on a recursive acquisition; so does this one.
             precondition(fk_lock_owner(lock) != me, "FactoryKit took one of its locks recursively")
             fk_lock_acquire(lock)

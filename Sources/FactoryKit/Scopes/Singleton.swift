@@ -160,39 +160,74 @@ extension Scope {
 
         /// Looks up a factory's value, reserving the slot if it must be created.
         ///
-        /// `memo` is the entry this factory used last time, which saves the dictionary lookup when
-        /// it still belongs to this cache and was not removed since.
+        /// `record` is the factory's record in the resolving container, whose lock the caller
+        /// holds. In `main`, the record remembers the factory's entry (see
+        /// `FactoryRecord.singletonEntry`), which saves the dictionary lookup while it still
+        /// belongs to this cache and was not removed since.
         func lookup(
-            _ key: SingletonKey, memo: SingletonEntry?, parameter: AnyHashable?, timeToLive: UInt64?,
+            _ key: SingletonKey, for record: FactoryRecord, parameter: AnyHashable?, timeToLive: UInt64?,
             reserve: () -> InFlight
         ) -> (SlotLookup, SingletonEntry) {
             storage.withLock { entries in
-                let entry: SingletonEntry
-                if let memo, memo.owner == ObjectIdentifier(self), !memo.isRemoved, memo.key == key {
-                    entry = memo
-                } else {
-                    entry = self.entry(for: key, in: &entries)
-                }
-                let decision = entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve)
-                return (decision, entry)
+                let entry = self.entry(for: key, remembering: record, in: &entries)
+                return (entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
             }
         }
 
-        /// The box of the value `memo` holds for a factory without `scopeOnParameters` or a time to
-        /// live, if `memo` is still this cache's entry for the factory defined at `site`; `nil`
-        /// sends the resolution down the full path of `lookup`.
+        /// The entry of the factory `key` names, created if missing; under the lock. In `main`,
+        /// the one `record` remembers if it is still current, and remembered otherwise.
+        func entry(
+            for key: SingletonKey, remembering record: FactoryRecord, in entries: inout [SingletonKey: SingletonEntry]
+        ) -> SingletonEntry {
+            guard isMain else { return entry(for: key, in: &entries) }
+            if let memo = record.singletonEntry, !memo.isRemoved, memo.key == key { return memo }
+            let entry = entry(for: key, in: &entries)
+            record.singletonEntry = entry
+            return entry
+        }
+
+        /// The box of the value `main` holds for the factory defined at `site`, if `record`
+        /// remembers its entry and the entry is still current; `nil` sends the resolution down the
+        /// full path of `lookup`. For a factory without `scopeOnParameters` or a time to live.
         @usableFromInline
-        func plainHitBox(_ memo: SingletonEntry, site: DefinitionSite) -> AnyObject? {
-            storage.withLock { _ in
-                guard owns(memo, site: site), let box = memo.group.strongValue else { return nil }
-                return box
+        func plainHitBox(_ record: FactoryRecord, site: DefinitionSite) -> AnyObject? {
+            guard isMain else { return nil }
+            return storage.withLock { _ in
+                guard let memo = record.singletonEntry, !memo.isRemoved, memo.key.site == site else { return nil }
+                return memo.group.strongValue
             }
         }
 
-        /// Whether `memo` is still this cache's entry for the factory defined at `site`: not
-        /// another instance's, and not removed by a reset. Under the lock.
-        func owns(_ memo: SingletonEntry, site: DefinitionSite) -> Bool {
-            memo.owner == ObjectIdentifier(self) && !memo.isRemoved && memo.key.site == site
+        /// `plainHitBox`, for a resolution that has not taken its container's lock: it read
+        /// `word` from the record's `plainWord` (the singleton-hit flag set) after `autoRegister()`
+        /// had run `count` times (see `RecordDirectory.recordAfterAutoRegistration`).
+        ///
+        /// The hit stands only if both words still hold those values under this cache's lock.
+        /// A write to the factory's options clears the word under its container's lock, and the
+        /// word's version changes when it is set again, so equal words mean the options were the
+        /// same from the first read to the hit. A write that drops the value (a `register`, a
+        /// reset) marks the entry removed under this lock, so the section comes before it or
+        /// misses. The box is retained only once the hit stands, while the entry holds it: nothing
+        /// is released under the lock.
+        ///
+        /// Only while `main` is the only instance alive: a task can then only be bound to `main`.
+        /// `main` lives as long as the process, so it is used through its address, without a
+        /// lazy-initialization check or a reference count.
+        static func hitWithoutContainerLock(
+            _ record: FactoryRecord, word: UInt, directory: RecordDirectory, count: UInt, site: DefinitionSite
+        ) -> AnyObject? {
+            guard let main = currentAddressIfMain.flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
+            return Unmanaged<Singleton>.fromOpaque(main)._withUnsafeGuaranteedRef { main in
+                main.storage.withLock { _ -> AnyObject? in
+                    // The words first: the box is retained only once the hit stands.
+                    guard record.plainWord.loadAcquiring() == word, directory.isStillAutoRegistered(since: count),
+                        let memo = record.singletonEntry.map(Unmanaged.passUnretained)
+                    else { return nil }
+                    return memo._withUnsafeGuaranteedRef { memo in
+                        !memo.isRemoved && memo.key.site == site ? memo.group.strongValue : nil
+                    }
+                }
+            }
         }
 
         @usableFromInline
@@ -217,10 +252,11 @@ extension Scope {
         /// The asynchronous counterpart of `lookup`.
         @usableFromInline
         func lookupAsync(
-            _ key: SingletonKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
+            _ key: SingletonKey, for record: FactoryRecord, parameter: AnyHashable?, timeToLive: UInt64?,
+            reserve: () -> AsyncFlightBase
         ) -> (AsyncSlotLookup, SingletonEntry) {
             storage.withLock { entries in
-                let entry = self.entry(for: key, in: &entries)
+                let entry = self.entry(for: key, remembering: record, in: &entries)
                 return (entry.group.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
             }
         }

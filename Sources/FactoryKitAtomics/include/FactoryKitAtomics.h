@@ -57,14 +57,15 @@ static inline fk_word *fk_process_line(intptr_t line) {
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <pthread.h>
 #include <unistd.h>
 
 /// A lock for Linux, on a futex: 0 free, 1 held, 2 held with threads waiting. Taking it free and
 /// giving it up with no one waiting are one atomic instruction each, inlined into the caller;
 /// a thread that finds it held sleeps in the kernel (never spins) until the holder wakes one
 /// waiter. Not recursive, not fair, no priority inheritance: FactoryKit holds it for a few
-/// hundred instructions and never around user code. Its owner, a thread's `pthread_self()`, is
-/// kept for the recursion check only.
+/// hundred instructions and never around user code. Its owner, `fk_thread_id()`, is kept for
+/// the recursion check only.
 typedef struct {
     _Atomic(uint32_t) state;
     _Atomic(uintptr_t) owner;
@@ -94,6 +95,16 @@ static inline void fk_lock_release(fk_lock *lock) {
     if (atomic_exchange_explicit(&lock->state, 0, memory_order_release) == 2) {
         fk_lock_wake(lock);
     }
+}
+/// A word that names the calling thread among the living ones, never zero: the thread pointer
+/// (one instruction), or `pthread_self()` (a call into the C library) where the compiler cannot
+/// read it.
+static inline uintptr_t fk_thread_id(void) {
+#if __has_builtin(__builtin_thread_pointer)
+    return (uintptr_t)__builtin_thread_pointer();
+#else
+    return (uintptr_t)pthread_self();
+#endif
 }
 static inline uintptr_t fk_lock_owner(fk_lock *lock) {
     return atomic_load_explicit(&lock->owner, memory_order_relaxed);

@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+
+@testable import FactoryKit
+
+/// A hit on `Scope.Singleton.main` for a factory with nothing to check or decorate takes only the
+/// singleton cache's lock, not its container's, once the record's word says so
+/// (`FactoryRecord.singletonHitFlag`). These check the word, and that such hits see every write.
+@Suite struct SingletonHitTests {
+    private func word(_ factory: Factory<Tracked>, in container: Container) -> UInt? {
+        container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
+            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
+    }
+
+    private func flags(_ factory: Factory<Tracked>, in container: Container) -> UInt? {
+        word(factory, in: container).map { $0 & FactoryRecord.plainFlags }
+    }
+
+    @Test func aSingletonWithNothingToCheckPublishesTheHitFlag() {
+        let census = Census()
+        let container = Container()
+        // A definition, re-applying its modifiers on each access.
+        let factory = { Factory<Tracked>(container, key: "singletonHitFlag") { Tracked(census) }.singleton }
+        _ = factory()()
+        #expect(flags(factory(), in: container) == FactoryRecord.singletonHitFlag)
+        // A registration or an override changes what a creation runs, not what a hit returns.
+        factory().register { Tracked(census) }
+        factory().onArg("singleton-hit-flag-argument") { Tracked(census) }
+        _ = factory()()
+        #expect(flags(factory(), in: container) == FactoryRecord.singletonHitFlag)
+    }
+
+    @Test func eachOptionAHitMustReadWithdrawsTheFlag() {
+        let census = Census()
+        let container = Container()
+        // Read and resolved without modifiers, which the definition would apply again.
+        let bare = Factory<Tracked>(container, key: "singletonHitWithdrawn") { Tracked(census) }
+        let definition = { bare.singleton }
+        let writes: [(String, () -> Void)] = [
+            ("decorator", { _ = bare.decorator { _ in } }),
+            ("container decorator", { container.decorator { _ in } }),
+            ("time to live", { _ = bare.timeToLive(60) }),
+            ("another singleton cache", { _ = bare.scope(Scope.Singleton()) }),
+            ("another scope", { _ = bare.cached }),
+        ]
+        for (name, write) in writes {
+            container.manager.reset()
+            _ = definition()()
+            let before = word(bare, in: container)
+            #expect(before.map { $0 & FactoryRecord.plainFlags } == FactoryRecord.singletonHitFlag, "before \(name)")
+            write()
+            #expect(flags(bare, in: container) == 0, "after \(name)")
+            _ = bare()
+            #expect(flags(bare, in: container) == 0, "resolved after \(name)")
+            #expect(word(bare, in: container) != before, "resolved after \(name)")
+        }
+    }
+
+    @Test func theWordChangesEachTimeItIsSetAgain() {
+        let census = Census()
+        let container = Container()
+        let factory = { Factory<Tracked>(container, key: "singletonHitVersion") { Tracked(census) }.singleton }
+        _ = factory()()
+        let first = word(factory(), in: container)
+        factory().register { Tracked(census) }
+        _ = factory()()
+        let second = word(factory(), in: container)
+        // Set both times, never twice to the same word: a reader holding the first one sees that
+        // a write came in between.
+        #expect(first.map { $0 & FactoryRecord.plainFlags } == FactoryRecord.singletonHitFlag)
+        #expect(second.map { $0 & FactoryRecord.plainFlags } == FactoryRecord.singletonHitFlag)
+        #expect(first != second)
+    }
+
+    /// In a process of its own, where `main` is the only singleton cache alive, so the shortcut
+    /// is taken (other tests here bind caches of their own).
+    @Test func hitsWithoutTheContainersLockSeeEveryWrite() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            SingletonHitChecks.run()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.isEmpty, "\(message)")
+    }
+}
+
+/// The checks `hitsWithoutTheContainersLockSeeEveryWrite` runs in its child process; a failure
+/// names itself on standard error and exits with 1.
+enum SingletonHitChecks {
+    static func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        guard !condition else { return }
+        FileHandle.standardError.write(Data("FAILED: \(message())\n".utf8))
+        exit(1)
+    }
+
+    static func run() {
+        _ = Scope.Singleton.main
+        check(Scope.Singleton.currentAddressIfMain != nil, "main is not the only singleton cache")
+        theShortcutStandsOnlyWhileBothWordsHold()
+        hitsSeeResetsRegistrationsDecoratorsAndBoundCaches()
+        aRegistrationOnAnotherThreadIsSeen()
+        aDecoratorAddedOnAnotherThreadRuns()
+    }
+
+    static func record<T>(of factory: Factory<T>, in container: Container) -> (Unmanaged<FactoryRecord>, UInt) {
+        guard let found = container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key) else {
+            check(false, "no record")
+            fatalError()
+        }
+        return found
+    }
+
+    static func theShortcutStandsOnlyWhileBothWordsHold() {
+        let census = Census()
+        let container = Container()
+        let factory = Factory<Tracked>(container, key: "shortcutWords") { Tracked(census) }.singleton
+        let value = factory()
+        let (record, count) = record(of: factory, in: container)
+        let directory = container.manager.directory
+        record._withUnsafeGuaranteedRef { record in
+            let word = record.plainWord.loadAcquiring()
+            let site = factory.registration.site
+            let hit = Scope.Singleton.hitWithoutContainerLock(
+                record, word: word, directory: directory, count: count, site: site)
+            check(hit.map { SlotLookup.value($0, boxed: true, as: Tracked.self) } === value, "no hit on the words read")
+            check(
+                Scope.Singleton.hitWithoutContainerLock(
+                    record, word: word &+ 4, directory: directory, count: count, site: site) == nil,
+                "a hit on a word set again since")
+            check(
+                Scope.Singleton.hitWithoutContainerLock(
+                    record, word: word, directory: directory, count: count &+ 2, site: site) == nil,
+                "a hit across a reset of the container")
+        }
+    }
+
+    static func hitsSeeResetsRegistrationsDecoratorsAndBoundCaches() {
+        let census = Census()
+        let container = Container()
+        let definition = { (container: Container) in
+            Factory<Tracked>(container, key: "shortcutWrites") { Tracked(census) }.singleton
+        }
+        let factory = { definition(container) }
+        do {
+            let first = factory()()
+            check(factory()() === first && factory()() === first, "a singleton that is not one")
+        }
+        Scope.singleton.reset()
+        check(census.alive == 0, "a reset singleton stayed alive")
+        let second = factory()()
+        check(second.number == 2 && factory()() === second, "no new singleton after a reset")
+        // Another instance of the container type has the same singleton, and drops it when it
+        // registers.
+        definition(Container()).register { Tracked(census) }
+        let third = factory()()
+        check(third !== second, "a registration through another container left the old singleton")
+        let seen = LogRecorder()
+        _ = factory().decorator { seen.record("\($0.number)") }
+        _ = factory()()
+        check(seen.lines == ["\(third.number)"], "a decorator did not run on a hit: \(seen.lines)")
+        container.manager.reset()
+        _ = factory()()
+        let isolated = Scope.$singleton.withValue(Scope.Singleton()) { factory()() }
+        check(isolated !== factory()(), "a task bound to another cache got main's singleton")
+        check(factory()() === factory()(), "main's singleton changed")
+    }
+
+    static func aRegistrationOnAnotherThreadIsSeen() {
+        // The writer registers round `r` (which drops the singleton) and resolves it, so the
+        // flag is set again; a reader whose whole resolution fell between two of the writer's
+        // steps must get round `r`'s value.
+        let container = Container()
+        let factory = { @Sendable in Factory<Round>(container, key: "shortcutAcrossThreads") { Round(0) }.singleton }
+        let rounds = Rounds()
+        runConcurrently(3) { index in
+            if index == 0 {
+                for round in 1...300 {
+                    rounds.begin()
+                    factory().register { Round(round) }
+                    check(factory()().number == round, "the writer's own resolution")
+                    rounds.end(round)
+                    check(rounds.awaitCheck(of: round), "no reader checked round \(round)")
+                }
+                rounds.finish()
+                return
+            }
+            while !rounds.isFinished {
+                let (before, round) = rounds.read()
+                let value = factory()()
+                guard before % 2 == 0, rounds.read().sequence == before else { continue }
+                check(value.number == round, "round \(round) read \(value.number)")
+                rounds.checked(round)
+            }
+        }
+    }
+
+    static func aDecoratorAddedOnAnotherThreadRuns() {
+        // The writer clears the options, resolves (so the flag is set again) and adds a decorator
+        // naming round `r`; a reader whose whole resolution fell in between must run it.
+        let container = Container()
+        let census = Census()
+        let factory = { @Sendable in
+            Factory<Tracked>(container, key: "shortcutDecorator") { Tracked(census) }.singleton
+        }
+        let rounds = Rounds()
+        let seen = ThreadRounds()
+        runConcurrently(3) { index in
+            if index == 0 {
+                for round in 1...300 {
+                    rounds.begin()
+                    factory().reset(.all)
+                    _ = factory()()
+                    _ = factory().decorator { _ in seen.note(round) }
+                    rounds.end(round)
+                    check(rounds.awaitCheck(of: round), "no reader checked round \(round)")
+                }
+                rounds.finish()
+                return
+            }
+            while !rounds.isFinished {
+                let (before, round) = rounds.read()
+                seen.note(0)
+                // The definition's `.singleton` writes nothing while the scope is already set.
+                _ = factory()()
+                guard before % 2 == 0, rounds.read().sequence == before else { continue }
+                check(seen.last == round, "round \(round) ran the decorator of \(seen.last)")
+                rounds.checked(round)
+            }
+        }
+    }
+}
+
+/// A value that says which round of a test made it.
+final class Round: Sendable {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+}
+
+/// The round each thread's decorator last named.
+private final class ThreadRounds: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rounds: [ObjectIdentifier: Int] = [:]
+
+    func note(_ round: Int) { lock.withLock { rounds[ObjectIdentifier(Thread.current)] = round } }
+    var last: Int { lock.withLock { rounds[ObjectIdentifier(Thread.current)] ?? -1 } }
+}
+
+/// A writer's rounds, numbered so a reader can tell that nothing was written while it resolved:
+/// `sequence` is odd while a round is being written.
+private final class Rounds: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var sequence = 0
+    private var round = 0
+    private var checkedRound = 0
+    private var finished = false
+
+    func checked(_ round: Int) {
+        lock.withLock {
+            checkedRound = max(checkedRound, round)
+            lock.broadcast()
+        }
+    }
+
+    /// Waits until a reader has checked `round`; `false` after 20 s.
+    func awaitCheck(of round: Int) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        return lock.withLock {
+            while checkedRound < round {
+                if !lock.wait(until: deadline) { return false }
+            }
+            return true
+        }
+    }
+
+    func begin() { lock.withLock { sequence += 1 } }
+
+    func end(_ round: Int) {
+        lock.withLock {
+            self.round = round
+            sequence += 1
+        }
+    }
+
+    func finish() { lock.withLock { finished = true } }
+
+    var isFinished: Bool { lock.withLock { finished } }
+
+    func read() -> (sequence: Int, round: Int) { lock.withLock { (sequence, round) } }
+}
