@@ -113,7 +113,7 @@ struct ResolutionRequest {
                 if word & FactoryRecord.singletonHitFlag != 0, !request.observed,
                     let box = record._withUnsafeGuaranteedRef({
                         Scope.Singleton.hitWithoutContainerLock(
-                            $0, word: word, directory: manager.directory, count: count, site: request.site)
+                            $0, directory: manager.directory, count: count, site: request.site)
                     })
                 {
                     return record._withUnsafeGuaranteedRef {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct PlainResolutionTests {
     private func plainWord(_ factory: Factory<Greeting>, in container: Container) -> UInt? {
         container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
-            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() & FactoryRecord.plainFlags }
+            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
     }
 
     @Test func theFirstResolutionPublishesThatTheFactoryHasNoOptions() {

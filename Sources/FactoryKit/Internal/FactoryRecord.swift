@@ -27,14 +27,12 @@ final class FactoryRecord {
     /// `plainFlag` when `resolution` is `nil` (a unique factory with nothing registered,
     /// overridden or decorated, in a container without a default scope or decorator), which only
     /// runs the definition's closure; `singletonHitFlag` when a hit on `Scope.Singleton.main` is
-    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`). Both clear
-    /// while `resolution` is stale. The bits above them count the times the word was set, so a
-    /// reader that sees the same word twice knows no write came in between. Written under the
-    /// lock; the word after `scopeWord`, allocated with it.
+    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`). Zero while
+    /// `resolution` is stale. Written under the lock; the word after `scopeWord`, allocated with
+    /// it.
     var plainWord: AtomicWord { scopeWord + 1 }
     static let plainFlag: UInt = 1
     static let singletonHitFlag: UInt = 2
-    static let plainFlags = plainFlag | singletonHitFlag
 
     /// Whether any option was written since the last reset (what `once()` compares against).
     @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
@@ -73,9 +71,7 @@ final class FactoryRecord {
         willSet { dropped.keep(resolution) }
     }
     @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false {
-        didSet {
-            if !isResolutionCurrent { plainWord.storeReleasing(plainWord.loadRelaxed() & ~FactoryRecord.plainFlags) }
-        }
+        didSet { if !isResolutionCurrent { plainWord.storeReleasing(0) } }
     }
 
     /// Marks `resolution` stale and lets go of it: it shares the closures and scope a write just
@@ -147,10 +143,9 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
-        let flags =
-            isPlain
-            ? FactoryRecord.plainFlag : resolution?.allowsSingletonHit == true ? FactoryRecord.singletonHitFlag : 0
-        plainWord.storeReleasing(((plainWord.loadRelaxed() & ~FactoryRecord.plainFlags) &+ 4) | flags)
+        let allowsSingletonHit = resolution?.allowsSingletonHit == true
+        plainWord.storeReleasing(
+            isPlain ? FactoryRecord.plainFlag : allowsSingletonHit ? FactoryRecord.singletonHitFlag : 0)
     }
 
     /// Forgets every option (a reset of `.all`).

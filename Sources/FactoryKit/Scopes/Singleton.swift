@@ -198,29 +198,31 @@ extension Scope {
             }
         }
 
-        /// `plainHitBox`, for a resolution that has not taken its container's lock: it read
-        /// `word` from the record's `plainWord` (the singleton-hit flag set) after `autoRegister()`
-        /// had run `count` times (see `RecordDirectory.recordAfterAutoRegistration`).
+        /// `plainHitBox`, for a resolution that has not taken its container's lock: it found the
+        /// singleton-hit flag in the record's `plainWord` after `autoRegister()` had run `count`
+        /// times (see `RecordDirectory.recordAfterAutoRegistration`).
         ///
-        /// The hit stands only if both words still hold those values under this cache's lock.
-        /// A write to the factory's options clears the word under its container's lock, and the
-        /// word's version changes when it is set again, so equal words mean the options were the
-        /// same from the first read to the hit. A write that drops the value (a `register`, a
-        /// reset) marks the entry removed under this lock, so the section comes before it or
-        /// misses. The box is retained only once the hit stands, while the entry holds it: nothing
-        /// is released under the lock.
+        /// The hit stands only if, under this cache's lock, the flag is still set and the count
+        /// has not moved: then the options in force at that moment ask for nothing but `main`'s
+        /// value. A write to the options clears the flag under its container's lock; a write that
+        /// drops the value (a `register`, a reset) marks the entry removed under this lock, so the
+        /// section comes before it or misses. The box is retained while the entry holds it:
+        /// nothing is released under the lock.
         ///
         /// Only while `main` is the only instance alive: a task can then only be bound to `main`.
         /// `main` lives as long as the process, so it is used through its address, without a
-        /// lazy-initialization check or a reference count.
+        /// lazy-initialization check or a reference count. Always inlined into the resolution's
+        /// plan: called, it costs S2 714 instructions instead of 690.
+        @inline(__always)
         static func hitWithoutContainerLock(
-            _ record: FactoryRecord, word: UInt, directory: RecordDirectory, count: UInt, site: DefinitionSite
+            _ record: FactoryRecord, directory: RecordDirectory, count: UInt, site: DefinitionSite
         ) -> AnyObject? {
             guard let main = currentAddressIfMain.flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
             return Unmanaged<Singleton>.fromOpaque(main)._withUnsafeGuaranteedRef { main in
                 main.storage.withLock { _ -> AnyObject? in
                     // The words first: the box is retained only once the hit stands.
-                    guard record.plainWord.loadAcquiring() == word, directory.isStillAutoRegistered(since: count),
+                    guard record.plainWord.loadAcquiring() & FactoryRecord.singletonHitFlag != 0,
+                        directory.isStillAutoRegistered(since: count),
                         let memo = record.singletonEntry.map(Unmanaged.passUnretained)
                     else { return nil }
                     return memo._withUnsafeGuaranteedRef { memo in
