@@ -192,9 +192,16 @@ extension Scope {
         @usableFromInline
         func plainHitBox(_ record: FactoryRecord, site: DefinitionSite) -> AnyObject? {
             guard isMain else { return nil }
-            return storage.withLock { _ in
-                guard let memo = record.singletonEntry, !memo.isRemoved, memo.key.site == site else { return nil }
-                return memo.group.strongValue
+            return storage.withLock { _ in Singleton.rememberedBox(record, site: site) }
+        }
+
+        /// The box of the value in the entry `record` remembers, if that entry is still current
+        /// and holds the factory defined at `site`; under `main`'s lock. Retains only the box.
+        @inline(__always)
+        static func rememberedBox(_ record: FactoryRecord, site: DefinitionSite) -> AnyObject? {
+            guard let memo = record.singletonEntry.map(Unmanaged.passUnretained) else { return nil }
+            return memo._withUnsafeGuaranteedRef { memo in
+                !memo.isRemoved && memo.key.site == site ? memo.group.strongValue : nil
             }
         }
 
@@ -222,12 +229,9 @@ extension Scope {
                 main.storage.withLock { _ -> AnyObject? in
                     // The words first: the box is retained only once the hit stands.
                     guard record.plainWord.loadAcquiring() & FactoryRecord.singletonHitFlag != 0,
-                        directory.isStillAutoRegistered(since: count),
-                        let memo = record.singletonEntry.map(Unmanaged.passUnretained)
+                        directory.isStillAutoRegistered(since: count)
                     else { return nil }
-                    return memo._withUnsafeGuaranteedRef { memo in
-                        !memo.isRemoved && memo.key.site == site ? memo.group.strongValue : nil
-                    }
+                    return rememberedBox(record, site: site)
                 }
             }
         }
