@@ -142,68 +142,66 @@ enum SingletonHitChecks {
         check(factory()() === factory()(), "main's singleton changed")
     }
 
-    static func aRegistrationOnAnotherThreadIsSeen() {
-        // The writer registers round `r` (which drops the singleton) and resolves it, so the
-        // flag is set again; a reader whose whole resolution fell between two of the writer's
-        // steps must get round `r`'s value.
-        let container = Container()
-        let factory = { @Sendable in Factory<Round>(container, key: "shortcutAcrossThreads") { Round(0) }.singleton }
-        let rounds = Rounds()
+    /// Runs `write(round)` for 300 rounds on one thread, each between two steps of a sequence
+    /// lock, while two readers call `read()`: a read whose whole call fell between two of the
+    /// writer's steps must return the round last written.
+    static func inRounds(write: @escaping @Sendable (Int) -> Void, read: @escaping @Sendable () -> Int) {
+        let steps = SequencedRound()
         runConcurrently(3) { index in
             if index == 0 {
                 for round in 1...300 {
-                    rounds.begin()
-                    factory().register { Round(round) }
-                    check(factory()().number == round, "the writer's own resolution")
-                    rounds.end(round)
-                    check(rounds.awaitCheck(of: round), "no reader checked round \(round)")
+                    steps.begin()
+                    write(round)
+                    steps.end(round)
+                    check(steps.awaitCheck(of: round), "no reader checked round \(round)")
                 }
-                rounds.finish()
+                steps.finish()
                 return
             }
-            while !rounds.isFinished {
-                let (before, round) = rounds.read()
-                let value = factory()()
-                guard before % 2 == 0, rounds.read().sequence == before else { continue }
-                check(value.number == round, "round \(round) read \(value.number)")
-                rounds.checked(round)
+            while !steps.isFinished {
+                let (before, round) = steps.read()
+                let read = read()
+                guard before % 2 == 0, steps.read().sequence == before else { continue }
+                check(read == round, "round \(round) read \(read)")
+                steps.checked(round)
             }
         }
     }
 
+    static func aRegistrationOnAnotherThreadIsSeen() {
+        // The writer registers round `r` (which drops the singleton) and resolves it, so the
+        // flag is set again; a reader must get round `r`'s value.
+        let container = Container()
+        let factory = { @Sendable in Factory<Round>(container, key: "shortcutAcrossThreads") { Round(0) }.singleton }
+        inRounds(
+            write: { round in
+                factory().register { Round(round) }
+                check(factory()().number == round, "the writer's own resolution")
+            },
+            read: { factory()().number })
+    }
+
     static func aDecoratorAddedOnAnotherThreadRuns() {
         // The writer clears the options, resolves (so the flag is set again) and adds a decorator
-        // naming round `r`; a reader whose whole resolution fell in between must run it.
+        // naming round `r`; a reader must run it.
         let container = Container()
         let census = Census()
         let factory = { @Sendable in
             Factory<Tracked>(container, key: "shortcutDecorator") { Tracked(census) }.singleton
         }
-        let rounds = Rounds()
         let seen = ThreadRounds()
-        runConcurrently(3) { index in
-            if index == 0 {
-                for round in 1...300 {
-                    rounds.begin()
-                    factory().reset(.all)
-                    _ = factory()()
-                    _ = factory().decorator { _ in seen.note(round) }
-                    rounds.end(round)
-                    check(rounds.awaitCheck(of: round), "no reader checked round \(round)")
-                }
-                rounds.finish()
-                return
-            }
-            while !rounds.isFinished {
-                let (before, round) = rounds.read()
+        inRounds(
+            write: { round in
+                factory().reset(.all)
+                _ = factory()()
+                _ = factory().decorator { _ in seen.note(round) }
+            },
+            read: {
                 seen.note(0)
                 // The definition's `.singleton` writes nothing while the scope is already set.
                 _ = factory()()
-                guard before % 2 == 0, rounds.read().sequence == before else { continue }
-                check(seen.last == round, "round \(round) ran the decorator of \(seen.last)")
-                rounds.checked(round)
-            }
-        }
+                return seen.last
+            })
     }
 }
 
@@ -220,47 +218,4 @@ private final class ThreadRounds: @unchecked Sendable {
 
     func note(_ round: Int) { lock.withLock { rounds[ObjectIdentifier(Thread.current)] = round } }
     var last: Int { lock.withLock { rounds[ObjectIdentifier(Thread.current)] ?? -1 } }
-}
-
-/// A writer's rounds, numbered so a reader can tell that nothing was written while it resolved:
-/// `sequence` is odd while a round is being written.
-private final class Rounds: @unchecked Sendable {
-    private let lock = NSCondition()
-    private var sequence = 0
-    private var round = 0
-    private var checkedRound = 0
-    private var finished = false
-
-    func checked(_ round: Int) {
-        lock.withLock {
-            checkedRound = max(checkedRound, round)
-            lock.broadcast()
-        }
-    }
-
-    /// Waits until a reader has checked `round`; `false` after 20 s.
-    func awaitCheck(of round: Int) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        return lock.withLock {
-            while checkedRound < round {
-                if !lock.wait(until: deadline) { return false }
-            }
-            return true
-        }
-    }
-
-    func begin() { lock.withLock { sequence += 1 } }
-
-    func end(_ round: Int) {
-        lock.withLock {
-            self.round = round
-            sequence += 1
-        }
-    }
-
-    func finish() { lock.withLock { finished = true } }
-
-    var isFinished: Bool { lock.withLock { finished } }
-
-    func read() -> (sequence: Int, round: Int) { lock.withLock { (sequence, round) } }
 }
