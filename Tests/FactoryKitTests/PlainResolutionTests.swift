@@ -6,11 +6,6 @@ import Testing
 /// (`FactoryRecord.plainFlag`). These check the word itself: that the shortcut is taken where it
 /// may be, and withdrawn by each write that gives the factory something to read.
 @Suite struct PlainResolutionTests {
-    private func plainWord(_ factory: Factory<Greeting>, in container: Container) -> UInt? {
-        container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
-            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
-    }
-
     @Test func theFirstResolutionPublishesThatTheFactoryHasNoOptions() {
         let container = Container()
         let factory = Factory<Greeting>(container, key: "plainWordFirst") { Greeter() }
@@ -61,4 +56,11 @@ import Testing
         #expect(again & 1 == 1 && again != count)
         #expect(!container.manager.directory.isStillAutoRegistered(since: count))
     }
+}
+
+/// The `plainWord` of `factory`'s record in `container`; `nil` until `autoRegister()` has run and
+/// the record exists.
+func plainWord<T>(_ factory: Factory<T>, in container: Container) -> UInt? {
+    container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
+        ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
 }

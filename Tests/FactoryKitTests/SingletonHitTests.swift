@@ -7,23 +7,18 @@ import Testing
 /// singleton cache's lock, not its container's, once the record's word says so
 /// (`FactoryRecord.singletonHitFlag`). These check the word, and that such hits see every write.
 @Suite struct SingletonHitTests {
-    private func word(_ factory: Factory<Tracked>, in container: Container) -> UInt? {
-        container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
-            ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
-    }
-
     @Test func aSingletonWithNothingToCheckPublishesTheHitFlag() {
         let census = Census()
         let container = Container()
         // A definition, re-applying its modifiers on each access.
         let factory = { Factory<Tracked>(container, key: "singletonHitFlag") { Tracked(census) }.singleton }
         _ = factory()()
-        #expect(word(factory(), in: container) == FactoryRecord.singletonHitFlag)
+        #expect(plainWord(factory(), in: container) == FactoryRecord.singletonHitFlag)
         // A registration or an override changes what a creation runs, not what a hit returns.
         factory().register { Tracked(census) }
         factory().onArg("singleton-hit-flag-argument") { Tracked(census) }
         _ = factory()()
-        #expect(word(factory(), in: container) == FactoryRecord.singletonHitFlag)
+        #expect(plainWord(factory(), in: container) == FactoryRecord.singletonHitFlag)
     }
 
     @Test func eachOptionAHitMustReadWithdrawsTheFlag() {
@@ -42,11 +37,11 @@ import Testing
         for (name, write) in writes {
             container.manager.reset()
             _ = definition()()
-            #expect(word(bare, in: container) == FactoryRecord.singletonHitFlag, "before \(name)")
+            #expect(plainWord(bare, in: container) == FactoryRecord.singletonHitFlag, "before \(name)")
             write()
-            #expect(word(bare, in: container) == 0, "after \(name)")
+            #expect(plainWord(bare, in: container) == 0, "after \(name)")
             _ = bare()
-            #expect(word(bare, in: container) == 0, "resolved after \(name)")
+            #expect(plainWord(bare, in: container) == 0, "resolved after \(name)")
         }
     }
 
