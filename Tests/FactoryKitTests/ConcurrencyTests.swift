@@ -238,6 +238,31 @@ struct WaitingTests {
         #expect(counter.count == 2)
     }
 
+    /// The first thread to wait installs the condition the others sleep on, racing the creator's
+    /// `finish`: over many rounds, some waiters arrive before the condition exists, some as it is
+    /// installed, some after the value is out. Each gets the one value, woken by the creator. A
+    /// lost wake-up leaves a waiter asleep until its slow-wait timeout (5 s) instead: a round of
+    /// four threads and a closure of at most 150 µs that lasts 4 s is one.
+    @Test func waitersArrivingAsTheCreationFinishesGetItsValue() {
+        for round in 0..<300 {
+            let counter = Counter()
+            let factory = Factory<Counted>(Container(), key: "finishRace") {
+                usleep(UInt32(round % 4) * 50)
+                return Counted(counter)
+            }.cached
+            let seen = LogRecorder()
+            let began = ContinuousClock.now
+            runConcurrently(4) { _ in seen.record("\(ObjectIdentifier(factory()).hashValue)") }
+            let took = ContinuousClock.now - began
+            #expect(counter.count == 1, "round \(round): the closure ran \(counter.count) times")
+            #expect(Set(seen.lines).count == 1, "round \(round): the waiters got different values")
+            if took >= .seconds(4) {
+                Issue.record("round \(round) took \(took): a waiter slept until its timeout, not woken")
+                break
+            }
+        }
+    }
+
     @Test func aSlowCreationMakesItsWaitersSaySoOnce() {
         let mark = TestLog.mark()
         let container = Container()

@@ -14,6 +14,9 @@ extension UnsafeMutablePointer where Pointee == fk_word {
     func storeRelaxed(_ value: UInt) { fk_store_relaxed(self, value) }
     func storeReleasing(_ value: UInt) { fk_store_release(self, value) }
 
+    /// Sets the bits of `bits`; returns what the word held before.
+    func fetchOr(_ bits: UInt) -> UInt { fk_fetch_or(self, bits) }
+
     /// Stores `desired` if the word holds `expected`; returns what it held.
     func compareExchange(expected: UInt, desired: UInt) -> (exchanged: Bool, original: UInt) {
         var original = expected

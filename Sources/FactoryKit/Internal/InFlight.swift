@@ -1,3 +1,4 @@
+import FactoryKitAtomics
 import Foundation
 
 /// A creation in progress that other threads may wait for: single flight for scoped instances
@@ -18,9 +19,14 @@ final class InFlight: @unchecked Sendable {
     /// Whether `label` names a step of its own in a cycle's path (a property wrapper's storage)
     /// rather than repeating the creating frame.
     let labelIsStep: Bool
-    private let condition = NSCondition()
+    /// Whether the creation finished, and the condition its waiters sleep on, in one word: the
+    /// condition's address (zero until a thread has to wait), with bit 0 set once `value` is
+    /// published. A creation nobody waits for, the usual case, allocates no condition and
+    /// finishes with one atomic instruction.
+    private let word: AtomicWord
+    private static let finishedBit: UInt = 1
+    /// Written once, by `finish`, before it sets `finishedBit`; read after seeing it set.
     private var value: Any?
-    private var finished = false
     /// Values this creation replaces (an expired one, or those of a scope the cache no longer
     /// serves), dropped under the lock that reserved the slot. They are released with the flight,
     /// when no lock is held, since a value's `deinit` may resolve. Written once, by the reserving
@@ -41,6 +47,8 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = labelIsStep
         self.labelSource = .text(label)
+        word = .allocate(capacity: 1)
+        word.initialize(to: fk_word())
     }
 
     /// A creation of the factory `name` of `container`, resolving to `result`.
@@ -49,6 +57,21 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = false
         self.labelSource = .factory(container: container, name: name, result: result)
+        word = .allocate(capacity: 1)
+        word.initialize(to: fk_word())
+    }
+
+    deinit {
+        // Every thread that used the condition held this flight, so it is done with it.
+        if let condition = Self.condition(in: word.loadAcquiring()) { condition.release() }
+        word.deallocate()
+    }
+
+    /// The condition a word names, if a waiter installed one.
+    private static func condition(in word: UInt) -> Unmanaged<NSCondition>? {
+        let address = word & ~finishedBit
+        guard address != 0, let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged.fromOpaque(pointer)
     }
 
     /// How messages name the creation: `Container.service<Service>`, or the text it was given.
@@ -63,19 +86,37 @@ final class InFlight: @unchecked Sendable {
     /// Publishes the result to every waiter.
     @usableFromInline
     func finish(_ result: Any) {
-        condition.lock()
         value = result
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        // Sequentially consistent, as is the waiter's installation of the condition: either the
+        // waiter sees the bit, or this sees its condition and wakes it.
+        let before = word.fetchOr(Self.finishedBit)
+        guard let condition = Self.condition(in: before) else { return }
+        condition._withUnsafeGuaranteedRef { condition in
+            // Under the condition's lock: a waiter checks the bit and sleeps under it, so it
+            // either saw the bit or is asleep by now.
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     /// Whether the result is published: a thread waiting for a finished creation is about to
     /// return, so it closes no cycle.
-    var isFinished: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return finished
+    var isFinished: Bool { word.loadAcquiring() & Self.finishedBit != 0 }
+
+    /// The condition waiters sleep on, installed by the first of them; `nil` once the creation
+    /// has finished.
+    private func installedCondition() -> Unmanaged<NSCondition>? {
+        var current = word.loadAcquiring()
+        if current == 0 {
+            let made = Unmanaged.passRetained(NSCondition())
+            let (exchanged, original) = word.compareExchange(
+                expected: 0, desired: UInt(bitPattern: made.toOpaque()))
+            if exchanged { return made }
+            made.release()
+            current = original
+        }
+        return current & Self.finishedBit != 0 ? nil : Self.condition(in: current)
     }
 
     /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.
@@ -83,14 +124,22 @@ final class InFlight: @unchecked Sendable {
     func wait(from chain: ResolutionChain) -> Any {
         WaitGraph.enter(chain, waitingFor: self)
         defer { WaitGraph.leave(chain) }
+        if let condition = installedCondition() {
+            condition._withUnsafeGuaranteedRef { sleep(on: $0) }
+        }
+        return value!
+    }
+
+    /// Sleeps on `condition` until the creation finishes, saying so in the log once it has taken
+    /// longer than `Diagnostics`' slow-wait threshold.
+    private func sleep(on condition: NSCondition) {
         let threshold = Diagnostics.settings.withLock { $0.slowWaitThreshold }
         var warned = false
         while true {
             condition.lock()
-            if finished {
-                let result = value!
+            if isFinished {
                 condition.unlock()
-                return result
+                return
             }
             var timedOut = false
             if warned || threshold <= 0 {
@@ -98,9 +147,10 @@ final class InFlight: @unchecked Sendable {
             } else {
                 timedOut = !condition.wait(until: Date(timeIntervalSinceNow: threshold))
             }
-            let done = finished
+            let done = isFinished
             condition.unlock()
-            if timedOut && !done {
+            if done { return }
+            if timedOut {
                 // Logged with no lock held: the logger is user code and may use FactoryKit.
                 warned = true
                 Diagnostics.log(

@@ -34,6 +34,10 @@ static inline bool fk_compare_exchange(fk_word *word, uintptr_t *expected, uintp
     return atomic_compare_exchange_strong_explicit(
         &word->value, expected, desired, memory_order_seq_cst, memory_order_seq_cst);
 }
+/// Sets the bits of `bits` in the word; returns what it held before.
+static inline uintptr_t fk_fetch_or(fk_word *word, uintptr_t bits) {
+    return atomic_fetch_or_explicit(&word->value, bits, memory_order_seq_cst);
+}
 static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
     return atomic_fetch_add_explicit(&word->value, delta, memory_order_relaxed);
 }
