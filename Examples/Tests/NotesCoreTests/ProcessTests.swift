@@ -97,6 +97,11 @@ struct ProcessTests {
         defer { sqlite3_close(lock) }
         // Creates the file, empty and in rollback mode, like a first run of `notes`.
         try #require(sqlite3_open(folder.path("notes.sqlite"), &lock) == SQLITE_OK)
+        // The commit below waits, like the processes, for the readers of the moment: a process
+        // holds a shared lock for as long as it reads the schema, and without a busy timeout a
+        // commit that meets one fails at once ("database is locked"), which a loaded machine made
+        // happen once.
+        sqlite3_busy_timeout(lock, 10_000)
         try #require(sqlite3_exec(lock, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
         let started = try (1...count).map { try start(["add", "note from process \($0)"]) }
         // Long enough for every process to reach the lock; sooner if they have all given up.
