@@ -8,6 +8,14 @@ import FactoryKitAtomics
 typealias AtomicWord = UnsafeMutablePointer<fk_word>
 
 extension UnsafeMutablePointer where Pointee == fk_word {
+    /// `count` words, each zero, in one allocation of their own, which the owner deallocates:
+    /// nothing assumes where a class keeps its stored properties.
+    static func allocateZeroed(count: Int) -> AtomicWord {
+        let words = AtomicWord.allocate(capacity: count)
+        words.initialize(repeating: fk_word(), count: count)
+        return words
+    }
+
     @inlinable
     func loadRelaxed() -> UInt { fk_load_relaxed(self) }
     func loadAcquiring() -> UInt { fk_load_acquire(self) }

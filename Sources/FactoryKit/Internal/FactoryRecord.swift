@@ -105,8 +105,7 @@ final class FactoryRecord {
     init(key: FactoryKey, dropped: DroppedValues) {
         self.key = key
         self.dropped = dropped
-        scopeWord = .allocate(capacity: 2)
-        scopeWord.initialize(repeating: fk_word(), count: 2)
+        scopeWord = .allocateZeroed(count: 2)
     }
 
     deinit { scopeWord.deallocate() }

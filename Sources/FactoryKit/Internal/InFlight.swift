@@ -1,4 +1,3 @@
-import FactoryKitAtomics
 import Foundation
 
 /// A creation in progress that other threads may wait for: single flight for scoped instances
@@ -23,7 +22,7 @@ final class InFlight: @unchecked Sendable {
     /// condition's address (zero until a thread has to wait), with bit 0 set once `value` is
     /// published. A creation nobody waits for, the usual case, allocates no condition and
     /// finishes with one atomic instruction.
-    private let word: AtomicWord
+    private let word = AtomicWord.allocateZeroed(count: 1)
     private static let finishedBit: UInt = 1
     /// Written once, by `finish`, before it sets `finishedBit`; read after seeing it set.
     private var value: Any?
@@ -47,8 +46,6 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = labelIsStep
         self.labelSource = .text(label)
-        word = .allocate(capacity: 1)
-        word.initialize(to: fk_word())
     }
 
     /// A creation of the factory `name` of `container`, resolving to `result`.
@@ -57,8 +54,6 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = false
         self.labelSource = .factory(container: container, name: name, result: result)
-        word = .allocate(capacity: 1)
-        word.initialize(to: fk_word())
     }
 
     deinit {

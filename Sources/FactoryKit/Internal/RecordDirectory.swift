@@ -24,8 +24,7 @@ final class RecordDirectory: @unchecked Sendable {
     let autoRegistered: AtomicWord
 
     init() {
-        slots = .allocate(capacity: RecordDirectory.size + 1)
-        slots.initialize(repeating: fk_word(), count: RecordDirectory.size + 1)
+        slots = .allocateZeroed(count: RecordDirectory.size + 1)
         autoRegistered = slots + RecordDirectory.size
     }
 
