@@ -120,6 +120,17 @@ struct ResolutionRequest {
                         ResolutionPlan(record: $0, kind: .hitBoxed, options: nil, hit: box)
                     }
                 }
+                // Most other plans only read: a registration to run, a cached value to hand over.
+                // Readers make theirs side by side; a plan that must write (options to rebuild, a
+                // slot to reserve) is made under the exclusive lock below.
+                if word & FactoryRecord.sharedPlanFlag != 0,
+                    let plan = manager.lockedState.withSharedLock({
+                        record._withUnsafeGuaranteedRef { request.sharedPlan($0) }
+                    }),
+                    manager.directory.isStillAutoRegistered(since: count)
+                {
+                    return plan
+                }
             }
             let found = lookup?.record
             // Captured as an address: capturing the manager would retain it.
@@ -133,6 +144,32 @@ struct ResolutionRequest {
                     }
                 }
                 return found._withUnsafeGuaranteedRef { request.plan($0, state, cacheParameter) }
+            }
+        }
+    }
+
+    /// The plan for `record` if it can be made without writing anything: the options are
+    /// current, and the factory is unscoped, in a scope that runs its closure each time (`graph`,
+    /// task-bound), or holds a value in its `cached` or `shared` slot that needs no check. Under
+    /// the container's lock shared with other readers; `nil` when the plan needs the exclusive one.
+    private func sharedPlan(_ record: FactoryRecord) -> ResolutionPlan? {
+        guard record.isResolutionCurrent, let options = record.resolution.map(Unmanaged.passUnretained) else {
+            return nil
+        }
+        return options._withUnsafeGuaranteedRef { options -> ResolutionPlan? in
+            let decorator = options.hasDecorator ? record.decorator : nil
+            switch options.scopeKind {
+            case nil, .unique, .graph, .taskBound:
+                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+            case .cached, .shared:
+                guard options.hitsNeedNoCheck, let scope = options.scope, record.cacheScope == ObjectIdentifier(scope),
+                    let box = record.cache.strongValue
+                else { return nil }
+                return ResolutionPlan(
+                    record: record, kind: .hitBoxed, options: observed ? options : options.forHit, hit: box,
+                    object: decorator)
+            case .singleton:
+                return nil
             }
         }
     }

@@ -340,4 +340,50 @@ struct HitVisibilityTests {
         }
         #expect(census.alive == 0)
     }
+
+    /// Plans that only read are made under the container's lock shared with other readers: a
+    /// registration to run, a cached value to hand over. A resolution that begins after a
+    /// `register` returned must still get a value of that registration, never of the one before.
+    @Test func resolutionsSharingTheLockSeeEveryRegistrationBeforeThem() {
+        let container = Container()
+        let unique = Factory<Versioned>(container, key: "sharedPlanUnique") { Versioned(0) }
+        let cached = Factory<Versioned>(container, key: "sharedPlanCached") { Versioned(0) }.cached
+        let registered = SharedInt()
+        let stale = SharedInt()
+        runConcurrently(4) { index in
+            guard index > 0 else {
+                for version in 1...2_000 {
+                    unique.register { Versioned(version) }
+                    cached.register { Versioned(version) }
+                    registered.set(version)
+                }
+                return
+            }
+            var seenStale = 0
+            for _ in 0..<6_000 {
+                let atLeast = registered.value
+                if unique().version < atLeast { seenStale += 1 }
+                if cached.cached().version < atLeast { seenStale += 1 }
+            }
+            stale.add(seenStale)
+        }
+        #expect(stale.value == 0)
+        #expect(cached.cached().version == 2_000)
+    }
+}
+
+/// A value that says which registration made it.
+private final class Versioned: Sendable {
+    let version: Int
+    init(_ version: Int) { self.version = version }
+}
+
+/// An integer threads share.
+private final class SharedInt: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+
+    var value: Int { lock.withLock { stored } }
+    func set(_ value: Int) { lock.withLock { stored = value } }
+    func add(_ amount: Int) { lock.withLock { stored += amount } }
 }

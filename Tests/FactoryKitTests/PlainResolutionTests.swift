@@ -34,7 +34,8 @@ import Testing
             write()
             #expect(plainWord(factory, in: container) != 1, "after \(name)")
             _ = factory()
-            #expect(plainWord(factory, in: container) == 0, "resolved after \(name)")
+            #expect(
+                plainWord(factory, in: container).map { $0 & FactoryRecord.plainFlag } == 0, "resolved after \(name)")
         }
         container.manager.reset()
         _ = factory()
@@ -63,4 +64,47 @@ import Testing
 func plainWord<T>(_ factory: Factory<T>, in container: Container) -> UInt? {
     container.manager.directory.recordAfterAutoRegistration(for: factory.registration.key)?.record
         ._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
+}
+
+/// A plan that only reads is made under the container's lock shared with other readers once the
+/// record says so (`FactoryRecord.sharedPlanFlag`): for options whose scope needs no slot written
+/// to answer, withdrawn by each write until the next resolution rebuilds the options.
+@Suite struct SharedPlanFlagTests {
+    @Test func optionsThatOnlyNeedReadingPublishTheFlag() {
+        let container = Container()
+        let cases: [(String, Factory<Greeting>, Bool)] = [
+            ("registered", Factory<Greeting>(container, key: "sharedRegistered") { Greeter() }, true),
+            ("cached", Factory<Greeting>(container, key: "sharedCached") { Greeter() }.cached, true),
+            ("shared", Factory<Greeting>(container, key: "sharedShared") { Greeter() }.shared, true),
+            ("graph", Factory<Greeting>(container, key: "sharedGraph") { Greeter() }.graph, true),
+            ("decorated", Factory<Greeting>(container, key: "sharedDecorated") { Greeter() }.decorator { _ in }, true),
+            ("time to live", Factory<Greeting>(container, key: "sharedTTL") { Greeter() }.cached.timeToLive(60), false),
+            ("singleton", Factory<Greeting>(container, key: "sharedSingleton") { Greeter() }.singleton, false),
+        ]
+        cases[0].1.register { MockGreeter() }
+        for (name, factory, shares) in cases {
+            _ = factory()
+            let word = plainWord(factory, in: container) ?? 0
+            #expect((word & FactoryRecord.sharedPlanFlag != 0) == shares, "\(name)")
+        }
+    }
+
+    @Test func eachWriteWithdrawsItUntilTheNextResolution() {
+        let container = Container()
+        let definition = { Factory<Greeting>(container, key: "sharedWithdrawn") { Greeter() }.cached }
+        let writes: [(String, () -> Void)] = [
+            ("register", { definition().register { MockGreeter() } }),
+            ("scope", { _ = definition().shared }),
+            ("time to live", { _ = definition().timeToLive(60) }),
+            ("decorator", { _ = definition().decorator { _ in } }),
+            ("reset", { container.manager.reset() }),
+        ]
+        for (name, write) in writes {
+            container.manager.reset()
+            _ = definition()()
+            #expect((plainWord(definition(), in: container) ?? 0) & FactoryRecord.sharedPlanFlag != 0, "before \(name)")
+            write()
+            #expect((plainWord(definition(), in: container) ?? 0) & FactoryRecord.sharedPlanFlag == 0, "after \(name)")
+        }
+    }
 }

@@ -27,12 +27,16 @@ final class FactoryRecord {
     /// `plainFlag` when `resolution` is `nil` (a unique factory with nothing registered,
     /// overridden or decorated, in a container without a default scope or decorator), which only
     /// runs the definition's closure; `singletonHitFlag` when a hit on `Scope.Singleton.main` is
-    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`). Zero while
+    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`); `sharedPlanFlag`
+    /// when the plan may be made under the lock shared with other readers. Zero while
     /// `resolution` is stale. Written under the lock; the word after `scopeWord`, allocated with
     /// it.
     var plainWord: AtomicWord { scopeWord + 1 }
     static let plainFlag: UInt = 1
     static let singletonHitFlag: UInt = 2
+    /// Set with `resolution` when a plan may be made under the lock shared with other readers
+    /// (see `ResolutionOptions.allowsSharedPlan`).
+    static let sharedPlanFlag: UInt = 4
 
     /// Whether any option was written since the last reset (what `once()` compares against).
     @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
@@ -142,9 +146,7 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
-        let allowsSingletonHit = resolution?.allowsSingletonHit == true
-        plainWord.storeReleasing(
-            isPlain ? FactoryRecord.plainFlag : allowsSingletonHit ? FactoryRecord.singletonHitFlag : 0)
+        plainWord.storeReleasing(isPlain ? FactoryRecord.plainFlag : resolution.unsafelyUnwrapped.readerFlags)
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -255,6 +257,23 @@ final class ResolutionOptions {
     var allowsSingletonHit: Bool {
         guard scopeKind == .singleton, hitsNeedNoCheck, forHit == nil, let scope else { return false }
         return unsafeDowncast(scope, to: Scope.Singleton.self).isMain
+    }
+
+    /// Whether a resolution can plan with these options while only reading the record: a scope
+    /// that runs the closure each time, or a `cached` or `shared` value that needs no check (a
+    /// miss, which reserves the slot, needs the exclusive lock all the same).
+    var allowsSharedPlan: Bool {
+        switch scopeKind {
+        case nil, .unique, .graph, .taskBound: return true
+        case .cached, .shared: return hitsNeedNoCheck
+        case .singleton: return false
+        }
+    }
+
+    /// The flags of `FactoryRecord.plainWord` these options allow.
+    var readerFlags: UInt {
+        (allowsSingletonHit ? FactoryRecord.singletonHitFlag : 0)
+            | (allowsSharedPlan ? FactoryRecord.sharedPlanFlag : 0)
     }
 
     @usableFromInline

@@ -192,7 +192,7 @@ extension Scope {
         @usableFromInline
         func plainHitBox(_ record: FactoryRecord, site: DefinitionSite) -> AnyObject? {
             guard isMain else { return nil }
-            return storage.withLock { _ in Singleton.rememberedBox(record, site: site) }
+            return storage.withSharedLock { Singleton.rememberedBox(record, site: site) }
         }
 
         /// The box of the value in the entry `record` remembers, if that entry is still current
@@ -226,7 +226,7 @@ extension Scope {
         ) -> AnyObject? {
             guard let main = currentAddressIfMain.flatMap(UnsafeRawPointer.init(bitPattern:)) else { return nil }
             return Unmanaged<Singleton>.fromOpaque(main)._withUnsafeGuaranteedRef { main in
-                main.storage.withLock { _ -> AnyObject? in
+                main.storage.withSharedLock { () -> AnyObject? in
                     // The words first: the box is retained only once the hit stands.
                     guard record.plainWord.loadAcquiring() & FactoryRecord.singletonHitFlag != 0,
                         directory.isStillAutoRegistered(since: count)
