@@ -4,7 +4,10 @@ import Foundation
 
 // The write-heavy mixed workload: rounds spread over four serial queues, each round registering
 // one factory and resolving a graph of five, on one container. The baseline is a minimal
-// container written here: a dictionary of closures and a cache behind one global lock.
+// container written here: a dictionary of closures and a cache behind one global lock. It runs
+// twice: as written, and Factory-shaped, where each dependency is reached the way a Factory
+// definition reaches it (see `GlobalLockContainer.dependency`), which tells the cost of the API
+// from the cost of the container behind it.
 //
 //   MixedConfig (singleton)
 //   MixedStore (cached)       -> MixedConfig
@@ -60,16 +63,45 @@ final class GlobalLockContainer: @unchecked Sendable {
         let make: (GlobalLockContainer) -> AnyObject
     }
 
+    /// What a Factory definition builds on each access: a value holding the container and a
+    /// closure that captures it (`self { ... }`), resolved at once and dropped.
+    struct Accessor {
+        let container: GlobalLockContainer
+        let key: String
+        let capture: () -> GlobalLockContainer
+
+        func callAsFunction<T: AnyObject>() -> T { container.resolve(key) }
+    }
+
     private let lock = NSLock()
     private var definitions: [String: Definition] = [:]
     private var kept: [String: AnyObject] = [:]
+    /// Whether `dependency` goes through an `Accessor`, as a Factory definition would.
+    let factoryShaped: Bool
 
-    init() {
+    init(factoryShaped: Bool = false) {
+        self.factoryShaped = factoryShaped
         define("config", keeps: true) { _ in MixedConfig() }
-        define("store", keeps: true) { MixedStore(config: $0.resolve("config")) }
-        define("client", keeps: false) { MixedClient(config: $0.resolve("config")) }
-        define("repository", keeps: false) { MixedRepository(store: $0.resolve("store"), client: $0.resolve("client")) }
-        define("root", keeps: false) { MixedRoot(repository: $0.resolve("repository"), config: $0.resolve("config")) }
+        define("store", keeps: true) { MixedStore(config: $0.dependency("config")) }
+        define("client", keeps: false) { MixedClient(config: $0.dependency("config")) }
+        define("repository", keeps: false) {
+            MixedRepository(store: $0.dependency("store"), client: $0.dependency("client"))
+        }
+        define("root", keeps: false) {
+            MixedRoot(repository: $0.dependency("repository"), config: $0.dependency("config"))
+        }
+    }
+
+    /// The value of `key`, reached as the app's code reaches it: directly, or Factory-shaped
+    /// through a new `Accessor`, which retains and releases the container twice.
+    func dependency<T: AnyObject>(_ key: String) -> T {
+        factoryShaped ? accessor(key)() : resolve(key)
+    }
+
+    /// Not inlined, so the accessor is built as a Factory's getter builds one.
+    @inline(never)
+    func accessor(_ key: String) -> Accessor {
+        Accessor(container: self, key: key, capture: { self })
     }
 
     /// Sets the closure of `key`, keeping its values when `keeps` is set.
@@ -127,7 +159,7 @@ enum Mixed {
     /// The same round on the baseline.
     static func baselineRound(_ round: Int, _ container: GlobalLockContainer, _ sink: Sink) {
         baselineRegister(round, container)
-        for _ in 0..<resolutionsPerRound { sink.keep(container.resolve("root") as MixedRoot) }
+        for _ in 0..<resolutionsPerRound { sink.keep(container.dependency("root") as MixedRoot) }
     }
 
     /// Round `round`'s register through FactoryKit.
@@ -143,8 +175,8 @@ enum Mixed {
     static func baselineRegister(_ round: Int, _ container: GlobalLockContainer) {
         switch round % 3 {
         case 0: container.register("config") { _ in MixedConfig() }
-        case 1: container.register("store") { MixedStore(config: $0.resolve("config")) }
-        default: container.register("client") { MixedClient(config: $0.resolve("config")) }
+        case 1: container.register("store") { MixedStore(config: $0.dependency("config")) }
+        default: container.register("client") { MixedClient(config: $0.dependency("config")) }
         }
     }
 
@@ -167,14 +199,21 @@ enum Mixed {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// The medians of `runs` runs of each side, the sides alternating so load drifts alike.
-    static func measure(rounds: Int, runs: Int) -> (factoryKit: Measurement, baseline: Measurement) {
+    /// The medians of `runs` runs of each side, the sides taking turns so load drifts alike.
+    static func measure(rounds: Int, runs: Int) -> (
+        factoryKit: Measurement, baseline: Measurement, factoryShaped: Measurement
+    ) {
         var factoryKit: [Double] = []
         var baseline: [Double] = []
+        var factoryShaped: [Double] = []
         for _ in 0..<runs {
-            baseline.append(seconds(rounds: rounds, makeContainer: GlobalLockContainer.init, round: baselineRound))
+            baseline.append(seconds(rounds: rounds, makeContainer: { GlobalLockContainer() }, round: baselineRound))
             factoryKit.append(seconds(rounds: rounds, makeContainer: Container.init, round: factoryKitRound))
+            factoryShaped.append(
+                seconds(
+                    rounds: rounds, makeContainer: { GlobalLockContainer(factoryShaped: true) }, round: baselineRound)
+            )
         }
-        return (Measurement(runs: factoryKit), Measurement(runs: baseline))
+        return (Measurement(runs: factoryKit), Measurement(runs: baseline), Measurement(runs: factoryShaped))
     }
 }
