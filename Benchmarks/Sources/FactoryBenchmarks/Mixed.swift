@@ -5,9 +5,9 @@ import Foundation
 // The write-heavy mixed workload: rounds spread over four serial queues, each round registering
 // one factory and resolving a graph of five, on one container. The baseline is a minimal
 // container written here: a dictionary of closures and a cache behind one global lock. It runs
-// twice: as written, and Factory-shaped, where each dependency is reached the way a Factory
-// definition reaches it (see `GlobalLockContainer.dependency`), which tells the cost of the API
-// from the cost of the container behind it.
+// twice. Factory-shaped, the one checked, each dependency is reached the way a Factory definition
+// reaches it (see `GlobalLockContainer.dependency`): the same API over the one-lock design. By
+// direct calls it tells what the API's accessors cost, which any container behind it pays.
 //
 //   MixedConfig (singleton)
 //   MixedStore (cached)       -> MixedConfig

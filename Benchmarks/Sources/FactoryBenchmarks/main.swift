@@ -54,23 +54,25 @@ if arguments.first == "mixed" {
     struct MixedReport: Codable {
         let rounds: Int
         let factoryKit: Measurement
+        /// The global-lock container reached Factory-shaped (see `GlobalLockContainer.dependency`):
+        /// the same design serving the same API, which `--check` compares against.
         let baseline: Measurement
         let ratio: Double
         let limit: Double
-        /// The baseline reached Factory-shaped (see `GlobalLockContainer.dependency`), and
-        /// FactoryKit's ratio to it: not checked, it tells the API's share of `ratio`.
-        let factoryShapedBaseline: Measurement
-        let ratioToFactoryShaped: Double
+        /// The same container reached by direct calls, and FactoryKit's ratio to it: not checked;
+        /// the difference from `ratio` is what the API's accessors cost any container behind it.
+        let directBaseline: Measurement
+        let ratioToDirect: Double
     }
     guard let rounds = Int(option("--rounds") ?? "10000"), let runs = Int(option("--runs") ?? "11"),
         let limit = Double(option("--limit") ?? "1.0"), rounds > 0, runs > 0
     else { fail("usage: mixed [--rounds N] [--runs N] [--check [--limit RATIO]] [--json]") }
     _ = Mixed.measure(rounds: max(rounds / 10, 1), runs: 1)  // threads, lazy globals, singletons
-    let (factoryKit, baseline, factoryShaped) = Mixed.measure(rounds: rounds, runs: runs)
+    let (factoryKit, direct, factoryShaped) = Mixed.measure(rounds: rounds, runs: runs)
     let report = MixedReport(
-        rounds: rounds, factoryKit: factoryKit, baseline: baseline, ratio: factoryKit.median / baseline.median,
-        limit: limit, factoryShapedBaseline: factoryShaped,
-        ratioToFactoryShaped: factoryKit.median / factoryShaped.median)
+        rounds: rounds, factoryKit: factoryKit, baseline: factoryShaped,
+        ratio: factoryKit.median / factoryShaped.median, limit: limit, directBaseline: direct,
+        ratioToDirect: factoryKit.median / direct.median)
     if json {
         printJSON(report)
     } else {
@@ -80,7 +82,7 @@ if arguments.first == "mixed" {
         print("Seconds, median of \(runs) runs (spread = (max - min) / median)")
         print("side                               median   spread")
         let sides = [
-            ("one global lock", baseline), ("one global lock, Factory-shaped", factoryShaped),
+            ("one global lock, Factory-shaped", factoryShaped), ("one global lock, direct calls", direct),
             ("FactoryKit", factoryKit),
         ]
         for (name, measurement) in sides {
@@ -88,16 +90,19 @@ if arguments.first == "mixed" {
                 name.padding(toLength: 33, withPad: " ", startingAt: 0)
                     + String(format: "%8.3f   %5.1f%%", measurement.median, measurement.spread))
         }
-        print(String(format: "FactoryKit / one global lock: %.2fx (limit %.2fx)", report.ratio, limit))
+        print(String(format: "FactoryKit / one global lock, Factory-shaped: %.2fx (limit %.2fx)", report.ratio, limit))
         print(
             String(
-                format:
-                    "FactoryKit / one global lock, Factory-shaped: %.2fx (not checked: the API's share of the above)",
-                report.ratioToFactoryShaped))
+                format: "FactoryKit / one global lock, direct calls: %.2fx (not checked: adds the API's accessors)",
+                report.ratioToDirect))
     }
     if arguments.contains("--check") {
         guard report.ratio <= limit else {
-            print(String(format: "LIMIT EXCEEDED: mixed workload %.2fx the baseline, limit %.2fx", report.ratio, limit))
+            print(
+                String(
+                    format: "LIMIT EXCEEDED: mixed workload %.2fx the Factory-shaped baseline, limit %.2fx",
+                    report.ratio,
+                    limit))
             exit(1)
         }
         print("Mixed workload within its limit.")
