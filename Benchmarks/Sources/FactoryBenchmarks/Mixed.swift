@@ -6,7 +6,7 @@ import Foundation
 // one factory and resolving a graph of five, on one container. The baseline is a minimal
 // container written here: a dictionary of closures and a cache behind one global lock. It runs
 // twice. Factory-shaped, the one checked, each dependency is reached the way a Factory definition
-// reaches it (see `GlobalLockContainer.dependency`): the same API over the one-lock design. By
+// reaches it (see `GlobalLockContainer.Accessor`): the same API over the one-lock design. By
 // direct calls it tells what the API's accessors cost, which any container behind it pays.
 //
 //   MixedConfig (singleton)
@@ -76,26 +76,33 @@ final class GlobalLockContainer: @unchecked Sendable {
     private let lock = NSLock()
     private var definitions: [String: Definition] = [:]
     private var kept: [String: AnyObject] = [:]
-    /// Whether `dependency` goes through an `Accessor`, as a Factory definition would.
+    /// Whether the closures and rounds reach each dependency through an `Accessor`, as a Factory
+    /// definition would, instead of calling `resolve`.
     let factoryShaped: Bool
 
     init(factoryShaped: Bool = false) {
         self.factoryShaped = factoryShaped
         define("config", keeps: true) { _ in MixedConfig() }
-        define("store", keeps: true) { MixedStore(config: $0.dependency("config")) }
-        define("client", keeps: false) { MixedClient(config: $0.dependency("config")) }
-        define("repository", keeps: false) {
-            MixedRepository(store: $0.dependency("store"), client: $0.dependency("client"))
+        // Each closure is chosen once, so the direct calls are exactly those of a plain container.
+        if factoryShaped {
+            define("store", keeps: true) { MixedStore(config: $0.accessor("config")()) }
+            define("client", keeps: false) { MixedClient(config: $0.accessor("config")()) }
+            define("repository", keeps: false) {
+                MixedRepository(store: $0.accessor("store")(), client: $0.accessor("client")())
+            }
+            define("root", keeps: false) {
+                MixedRoot(repository: $0.accessor("repository")(), config: $0.accessor("config")())
+            }
+        } else {
+            define("store", keeps: true) { MixedStore(config: $0.resolve("config")) }
+            define("client", keeps: false) { MixedClient(config: $0.resolve("config")) }
+            define("repository", keeps: false) {
+                MixedRepository(store: $0.resolve("store"), client: $0.resolve("client"))
+            }
+            define("root", keeps: false) {
+                MixedRoot(repository: $0.resolve("repository"), config: $0.resolve("config"))
+            }
         }
-        define("root", keeps: false) {
-            MixedRoot(repository: $0.dependency("repository"), config: $0.dependency("config"))
-        }
-    }
-
-    /// The value of `key`, reached as the app's code reaches it: directly, or Factory-shaped
-    /// through a new `Accessor`, which retains and releases the container twice.
-    func dependency<T: AnyObject>(_ key: String) -> T {
-        factoryShaped ? accessor(key)() : resolve(key)
     }
 
     /// Not inlined, so the accessor is built as a Factory's getter builds one.
@@ -159,7 +166,11 @@ enum Mixed {
     /// The same round on the baseline.
     static func baselineRound(_ round: Int, _ container: GlobalLockContainer, _ sink: Sink) {
         baselineRegister(round, container)
-        for _ in 0..<resolutionsPerRound { sink.keep(container.dependency("root") as MixedRoot) }
+        if container.factoryShaped {
+            for _ in 0..<resolutionsPerRound { sink.keep(container.accessor("root")() as MixedRoot) }
+        } else {
+            for _ in 0..<resolutionsPerRound { sink.keep(container.resolve("root") as MixedRoot) }
+        }
     }
 
     /// Round `round`'s register through FactoryKit.
@@ -173,10 +184,12 @@ enum Mixed {
 
     /// Round `round`'s register on the baseline.
     static func baselineRegister(_ round: Int, _ container: GlobalLockContainer) {
-        switch round % 3 {
-        case 0: container.register("config") { _ in MixedConfig() }
-        case 1: container.register("store") { MixedStore(config: $0.dependency("config")) }
-        default: container.register("client") { MixedClient(config: $0.dependency("config")) }
+        switch (round % 3, container.factoryShaped) {
+        case (0, _): container.register("config") { _ in MixedConfig() }
+        case (1, true): container.register("store") { MixedStore(config: $0.accessor("config")()) }
+        case (1, false): container.register("store") { MixedStore(config: $0.resolve("config")) }
+        case (_, true): container.register("client") { MixedClient(config: $0.accessor("config")()) }
+        case (_, false): container.register("client") { MixedClient(config: $0.resolve("config")) }
         }
     }
 

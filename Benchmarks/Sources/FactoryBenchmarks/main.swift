@@ -54,7 +54,7 @@ if arguments.first == "mixed" {
     struct MixedReport: Codable {
         let rounds: Int
         let factoryKit: Measurement
-        /// The global-lock container reached Factory-shaped (see `GlobalLockContainer.dependency`):
+        /// The global-lock container reached Factory-shaped (see `GlobalLockContainer.Accessor`):
         /// the same design serving the same API, which `--check` compares against.
         let baseline: Measurement
         let ratio: Double
