@@ -163,11 +163,11 @@ struct ResolutionRequest {
                 return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
             case .cached, .shared:
                 guard options.hitsNeedNoCheck, let scope = options.scope, record.cacheScope == ObjectIdentifier(scope),
-                    let box = record.cache.strongValue
+                    let (value, boxed) = record.cache.heldValue
                 else { return nil }
                 return ResolutionPlan(
-                    record: record, kind: .hitBoxed, options: observed ? options : options.forHit, hit: box,
-                    object: decorator)
+                    record: record, kind: boxed ? .hitBoxed : .hitObject, options: observed ? options : options.forHit,
+                    hit: value, object: decorator)
             case .singleton:
                 return nil
             }

@@ -89,6 +89,24 @@ func plainWord<T>(_ factory: Factory<T>, in container: Container) -> UInt? {
         }
     }
 
+    /// A `shared` value is held weakly: while someone holds it, a hit (planned under the shared
+    /// lock) hands over that instance; once it is gone, the next resolution creates another.
+    @Test func aSharedValueIsHandedOverWhileHeldAndRecreatedAfter() {
+        let census = Census()
+        let container = Container()
+        let factory = Factory<Tracked>(container, key: "sharedHeldValue") { Tracked(census) }.shared
+        do {
+            let first = factory()
+            #expect((plainWord(factory, in: container) ?? 0) & FactoryRecord.sharedPlanFlag != 0)
+            for _ in 0..<3 { #expect(factory() === first) }
+            #expect(census.alive == 1)
+        }
+        #expect(census.alive == 0)
+        let second = factory()
+        #expect(second.number == 2)
+        #expect(factory() === second)
+    }
+
     @Test func eachWriteWithdrawsItUntilTheNextResolution() {
         let container = Container()
         let definition = { Factory<Greeting>(container, key: "sharedWithdrawn") { Greeter() }.cached }

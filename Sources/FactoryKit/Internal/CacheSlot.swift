@@ -169,6 +169,17 @@ struct SlotGroup {
         return box
     }
 
+    /// The parameterless slot's value if it holds a live one, as a hit without a time to live
+    /// finds it: a `ValueBox`, or the object a `shared` slot holds weakly. Reads only, so a
+    /// resolution sharing the lock with others may call it.
+    var heldValue: (object: AnyObject, boxed: Bool)? {
+        guard case .value(let stored, _)? = slot else { return nil }
+        switch stored {
+        case .strong(let box): return (box, true)
+        case .weak(let box): return box.object.map { ($0, false) }
+        }
+    }
+
     mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
         if let parameter {
             return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
