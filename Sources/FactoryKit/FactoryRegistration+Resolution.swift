@@ -162,12 +162,10 @@ struct ResolutionRequest {
             case nil, .unique, .graph, .taskBound:
                 return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
             case .cached, .shared:
-                guard options.hitsNeedNoCheck, let scope = options.scope, record.cacheScope == ObjectIdentifier(scope),
-                    let (value, boxed) = record.cache.heldValue
-                else { return nil }
+                guard let (value, boxed) = record.uncheckedHit(options) else { return nil }
                 return ResolutionPlan(
-                    record: record, kind: boxed ? .hitBoxed : .hitObject, options: observed ? options : options.forHit,
-                    hit: value, object: decorator)
+                    record: record, options: observed ? options : options.forHit, lookup: .hit(value, boxed: boxed),
+                    decorator: decorator)
             case .singleton:
                 return nil
             }
@@ -204,11 +202,10 @@ struct ResolutionRequest {
         let hitOptions = observed ? options : options.forHit
         switch scope.kind {
         case .cached, .shared:
-            // A hit on a value held strongly, without a parameter or a time to live to check.
-            if options.hitsNeedNoCheck, record.cacheScope == ObjectIdentifier(scope),
-                let box = record.cache.strongValue
-            {
-                return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
+            // A hit without a parameter or a time to live to check.
+            if let (value, boxed) = record.uncheckedHit(options) {
+                return ResolutionPlan(
+                    record: record, options: hitOptions, lookup: .hit(value, boxed: boxed), decorator: decorator)
             }
             let lookup = record.lookupCache(
                 scope: ObjectIdentifier(scope), parameter: scopedParameter(options, cacheParameter),

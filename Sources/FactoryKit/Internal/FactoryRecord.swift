@@ -211,6 +211,16 @@ final class FactoryRecord {
         }
     }
 
+    /// The value a `cached` or `shared` hit hands over as it stands, with `options` naming the
+    /// scope: there is no parameter or time to live to check, and the cache holds a live value
+    /// that scope made. Reads only, so a resolution sharing the lock may call it.
+    func uncheckedHit(_ options: ResolutionOptions) -> (object: AnyObject, boxed: Bool)? {
+        guard options.hitsNeedNoCheck, let scope = options.scope, cacheScope == ObjectIdentifier(scope) else {
+            return nil
+        }
+        return cache.heldValue
+    }
+
     /// Makes `cache` hold values of `scope`, handing over those another scope made. The cache is
     /// then empty, so the lookup that follows reserves a slot, and its flight carries them to be
     /// released once no lock is held.
