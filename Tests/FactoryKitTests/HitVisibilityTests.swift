@@ -348,26 +348,25 @@ struct HitVisibilityTests {
         let container = Container()
         let unique = Factory<Versioned>(container, key: "sharedPlanUnique") { Versioned(0) }
         let cached = Factory<Versioned>(container, key: "sharedPlanCached") { Versioned(0) }.cached
-        let registered = SharedInt()
-        let stale = SharedInt()
+        // Counts up to the version registered last; the readers count what they saw stale.
+        let registered = Counter()
+        let stale = Counter()
         runConcurrently(4) { index in
             guard index > 0 else {
                 for version in 1...2_000 {
                     unique.register { Versioned(version) }
                     cached.register { Versioned(version) }
-                    registered.set(version)
+                    _ = registered.next()
                 }
                 return
             }
-            var seenStale = 0
             for _ in 0..<6_000 {
-                let atLeast = registered.value
-                if unique().version < atLeast { seenStale += 1 }
-                if cached.cached().version < atLeast { seenStale += 1 }
+                let atLeast = registered.count
+                if unique().version < atLeast { _ = stale.next() }
+                if cached.cached().version < atLeast { _ = stale.next() }
             }
-            stale.add(seenStale)
         }
-        #expect(stale.value == 0)
+        #expect(stale.count == 0)
         #expect(cached.cached().version == 2_000)
     }
 }
@@ -376,14 +375,4 @@ struct HitVisibilityTests {
 private final class Versioned: Sendable {
     let version: Int
     init(_ version: Int) { self.version = version }
-}
-
-/// An integer threads share.
-private final class SharedInt: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = 0
-
-    var value: Int { lock.withLock { stored } }
-    func set(_ value: Int) { lock.withLock { stored = value } }
-    func add(_ amount: Int) { lock.withLock { stored += amount } }
 }
