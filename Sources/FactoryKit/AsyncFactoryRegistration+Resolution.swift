@@ -1,8 +1,9 @@
 /// What one asynchronous resolution learned from its container.
 @usableFromInline
 struct AsyncResolutionPlan: @unchecked Sendable {
-    /// Records live as long as their container, which the resolving factory keeps alive.
-    @usableFromInline unowned(unsafe) let record: FactoryRecord
+    /// The manager the plan was made in, which publishes the created value.
+    @usableFromInline let manager: ContainerManager
+    @usableFromInline let record: FactoryRecord
     @usableFromInline var registration: AnyObject?
     @usableFromInline var contexts: ContextOverrides?
     @usableFromInline var scope: Scope?
@@ -15,7 +16,8 @@ struct AsyncResolutionPlan: @unchecked Sendable {
     @usableFromInline var singletonSlot: (cache: Scope.Singleton, entry: SingletonEntry)?
 
     @usableFromInline
-    init(record: FactoryRecord) {
+    init(_ manager: ContainerManager, record: FactoryRecord) {
+        self.manager = manager
         self.record = record
     }
 }
@@ -105,6 +107,9 @@ extension AsyncFactoryRegistration {
                 tag = .cache
             case .create(let base)?:
                 let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
+                // Dropped by this task's lookup, released by it, not by whichever task lets go of
+                // the flight last.
+                if !flight.replaced.isEmpty { flight.replaced = [] }
                 frame.flight = flight
                 if stack.isEmpty { frame.graph = ScopeBlock() }
                 start(
@@ -154,9 +159,9 @@ extension AsyncFactoryRegistration {
     /// Reads the factory's options and, for scopes its container owns, looks at the cache.
     @usableFromInline
     func makePlan(_ parameter: P) -> AsyncResolutionPlan {
-        ContainerManager.withRegisteredState(borrowingFrom: container) { state in
+        container.manager.withState(of: container) { state, manager in
             let record = state.record(for: key)
-            var plan = AsyncResolutionPlan(record: record)
+            var plan = AsyncResolutionPlan(manager, record: record)
             plan.containerDecorator = state.decorator
             plan.registration = record.registration
             plan.contexts = record.contexts
@@ -207,7 +212,6 @@ extension AsyncFactoryRegistration {
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
         let scope = plan.scope ?? .unique
         let description = self.description
-        let manager = container.manager
         AsyncResolution.$stack.withValue(stack) {
             flight.start(
                 {
@@ -227,7 +231,7 @@ extension AsyncFactoryRegistration {
                         singleton.publishAsync(
                             stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                     } else {
-                        manager.withState { _ in
+                        plan.manager.withOwnState { _ in
                             plan.record.cache.publishAsync(
                                 stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
                         }
@@ -254,7 +258,7 @@ enum AsyncPlainHit {
     /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
-        ContainerManager.withRegisteredState(borrowingFrom: container) { state -> AnyObject? in
+        container.manager.withState(of: container) { state -> AnyObject? in
             guard state.decorator == nil else { return nil }
             return state.withRecord(for: key) { record, _ -> AnyObject? in
                 guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
@@ -268,7 +272,8 @@ enum AsyncPlainHit {
                     return box
                 case .singleton:
                     // The entry the full path remembers in the record; checked before use.
-                    return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.plainHitBox(record, site: site)
+                    return unsafeDowncast(scope, to: Scope.Singleton.self).forCaller.hitBox(
+                        record, key: SingletonKey(factory: key, site: site))
                 case .unique, .graph, .taskBound:
                     return nil
                 }

@@ -20,10 +20,5 @@ public nonisolated final class Container: SharedContainer, @unchecked Sendable {
     public let manager = ContainerManager()
 
     /// Creates an empty container.
-    public init() {
-        // Published for `ContainerManager.unowned(of:)`, which then needs no metadata accessor.
-        if ProcessWords.containerType.loadRelaxed() == 0 {
-            ProcessWords.containerType.storeRelaxed(UInt(bitPattern: ObjectIdentifier(Container.self)))
-        }
-    }
+    public init() {}
 }

@@ -5,34 +5,53 @@ extension ContainerManager {
     /// `autoRegister()` runs once per container instance, on the first thread that touches the
     /// manager, with no lock held: it may register and resolve on the same container. Other
     /// threads that arrive meanwhile wait for it to finish, so nobody sees a half-registered
-    /// container.
+    /// container, unless that wait would close a cycle of `autoRegister()` runs across threads:
+    /// then the thread goes on, as it would have if it had run the other one nested.
     @usableFromInline
     func withState<Result>(of container: any ManagedContainer, _ body: (inout ManagerState) -> Result) -> Result {
-        // One trip through the lock once `autoRegister()` has run.
-        let first = withState { state -> Result? in
-            guard state.isAutoRegistered else { return nil }
-            return body(&state)
+        withState(of: container) { state, _ in body(&state) }
+    }
+
+    /// `withState(of:_:)`, also handing `body` the manager whose state it is (see
+    /// `withRoutedState`).
+    func withState<Result>(
+        of container: any ManagedContainer, _ body: (inout ManagerState, ContainerManager) -> Result
+    ) -> Result {
+        // One trip through the lock once `autoRegister()` has run, unless SwiftUI ever routed
+        // this manager.
+        var dropped: [Any]?
+        let result = lockedState.withLock { state -> Result? in
+            guard state.isAutoRegistered, !state.isRouted else { return nil }
+            let result = body(&state, self)
+            if !state.dropped.isEmpty { dropped = state.dropped.take() }
+            return result
         }
-        if let first { return first }
+        withExtendedLifetime(dropped) {}
+        if let result { return result }
         return withStateAfterAutoRegistration(of: container, body)
     }
 
     func withStateAfterAutoRegistration<Result>(
-        of container: any ManagedContainer, _ body: (inout ManagerState) -> Result
+        of container: any ManagedContainer, _ body: (inout ManagerState, ContainerManager) -> Result
     ) -> Result {
         let chain = ResolutionChain.current
+        // A run this thread may not wait for: waiting would close a cycle through other threads'
+        // `autoRegister()` runs (two containers registering on each other, first touched from
+        // two threads at once). Used sequentially, the inner container would see the outer one
+        // half-registered; so does this thread.
+        var notAwaited: InFlight?
         while true {
-            let step = withState { state -> AutoRegistrationStep<Result> in
+            let step = withRoutedState { state, owner -> AutoRegistrationStep<Result> in
                 switch state.autoRegistration {
                 case .done:
-                    return .ready(body(&state))
+                    return .ready(body(&state, owner))
                 case .running(let flight):
                     // The thread running autoRegister() uses the container freely.
-                    return flight.owner === chain ? .ready(body(&state)) : .wait(flight)
+                    return flight.owner === chain || flight === notAwaited ? .ready(body(&state, owner)) : .wait(flight)
                 case .pending:
-                    guard let registering = AutoRegisteringTypes.cast(container) else {
+                    guard let registering = container as? AutoRegistering else {
                         state.autoRegistration = .done
-                        return .ready(body(&state))
+                        return .ready(body(&state, owner))
                     }
                     let flight = InFlight(
                         owner: chain, frameIndex: nil, label: "\(type(of: container)).autoRegister()")
@@ -52,7 +71,7 @@ extension ContainerManager {
                 }
                 flight.finish(())
             case .wait(let flight):
-                _ = flight.wait(from: chain)
+                if !flight.waitUnlessCycle(from: chain) { notAwaited = flight }
             }
         }
     }
@@ -62,25 +81,4 @@ enum AutoRegistrationStep<Result> {
     case ready(Result)
     case run(InFlight, any AutoRegistering)
     case wait(InFlight)
-}
-
-/// Whether a container auto-registers, remembering the container types that do not.
-///
-/// Every new container asks once. Answering with a dynamic cast costs a container type that does
-/// not conform about 1,500 instructions on Linux (the runtime also tries to unbox it from a
-/// Foundation value), more than the rest of making the container. A type's conformances do not
-/// change, so eight process-wide words remember the types seen not to conform; each word holds a
-/// type's metadata address, which lives as long as the process, and a stale or overwritten word
-/// only costs the cast again.
-enum AutoRegisteringTypes {
-    static func cast(_ container: any ManagedContainer) -> (any AutoRegistering)? {
-        let type = UInt(bitPattern: ObjectIdentifier(type(of: container)))
-        let word = ProcessWords.plainContainerTypes + (MachineWord.mixedIndex(type, bits: 3) & 7)
-        if word.loadRelaxed() == type { return nil }
-        guard let registering = container as? AutoRegistering else {
-            word.storeRelaxed(type)
-            return nil
-        }
-        return registering
-    }
 }

@@ -23,14 +23,36 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
     /// child's state is used instead.
     @usableFromInline
     func withState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
-        if _slowPath(ManagerRoutes.anyBound), let target = ManagerRoutes.target(for: self) {
-            return target.withOwnState(body)
+        withRoutedState { state, _ in body(&state) }
+    }
+
+    /// `withState`, also handing `body` the manager whose state it is.
+    func withRoutedState<Result>(_ body: (inout ManagerState, ContainerManager) -> Result) -> Result {
+        var result: Result?
+        let routed = withOwnState { state -> Bool in
+            if state.isRouted { return true }
+            result = body(&state, self)
+            return false
         }
-        return withOwnState(body)
+        if !routed { return result.unsafelyUnwrapped }
+        let target = ManagerRoutes.target(for: self) ?? self
+        return target.withOwnState { body(&$0, target) }
+    }
+
+    /// The manager that answers for this one in the current task: a subtree's child while SwiftUI
+    /// routes this manager to one (see `ManagerRoutes`), else this one.
+    func routed() -> ContainerManager {
+        withOwnState { $0.isRouted } ? ManagerRoutes.target(for: self) ?? self : self
+    }
+
+    /// Marks this manager as one a route may redirect, before the route is first bound.
+    func markRouted() {
+        withOwnState { state in
+            if !state.isRouted { state.isRouted = true }
+        }
     }
 
     /// `withState` on this manager's own state, whatever the task routes.
-    @inline(__always)
     func withOwnState<Result>(_ body: (inout ManagerState) -> Result) -> Result {
         // Optional, so a section that dropped nothing releases nothing, not even the empty array.
         var dropped: [Any]?
@@ -43,15 +65,9 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         return result
     }
 
-    /// The records' shortcut table; also in the state, and read without the lock by scope
-    /// modifiers (see `ScopeWrite.changesNothing`).
-    let directory: RecordDirectory
-
     /// Creates an empty manager.
     public init() {
-        let directory = RecordDirectory()
-        self.directory = directory
-        lockedState = Locked(ManagerState(directory: directory))
+        lockedState = Locked(ManagerState())
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.
@@ -224,39 +240,5 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         if !restored {
             Diagnostics.log("FactoryKit: pop() without a matching push() on this container; nothing was restored.")
         }
-    }
-}
-
-extension ContainerManager {
-    /// The manager of `container`, which the caller must keep alive.
-    ///
-    /// The `manager` requirement hands out a retained reference: two atomic writes to the
-    /// manager's reference count, a word every thread resolving from that container writes. For
-    /// `Container`, whose manager is a `let` of a final class, the manager is read in place
-    /// instead. Other containers go through the requirement. (The type is compared with the word
-    /// `Container.init` publishes: `Container.self` would call the metadata accessor each time.)
-    @inline(__always)
-    static func unowned(of container: any ManagedContainer) -> Unmanaged<ContainerManager> {
-        if UInt(bitPattern: ObjectIdentifier(type(of: container))) == ProcessWords.containerType.loadRelaxed() {
-            return Unmanaged.passUnretained(unsafeDowncast(container, to: Container.self).manager)
-        }
-        return Unmanaged.passUnretained(container.manager)
-    }
-
-    /// Runs `body` under the lock of `container`'s manager, borrowed (see `unowned(of:)`).
-    @inline(__always)
-    static func withState<Result>(
-        borrowingFrom container: any ManagedContainer, _ body: (inout ManagerState) -> Result
-    ) -> Result {
-        unowned(of: container)._withUnsafeGuaranteedRef { $0.withState(body) }
-    }
-
-    /// `withState(borrowingFrom:_:)` once `container`'s `autoRegister()` has run (see
-    /// `withState(of:_:)`).
-    @inline(__always)
-    static func withRegisteredState<Result>(
-        borrowingFrom container: any ManagedContainer, _ body: (inout ManagerState) -> Result
-    ) -> Result {
-        unowned(of: container)._withUnsafeGuaranteedRef { $0.withState(of: container, body) }
     }
 }

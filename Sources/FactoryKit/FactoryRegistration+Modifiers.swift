@@ -18,9 +18,8 @@ extension FactoryIdentity {
     /// this thread, since a `deinit` may use the container (see `DroppedValues`).
     @usableFromInline
     func write(_ change: (FactoryRecord, inout ManagerState) -> Void) {
-        // Read once: the requirement hands out a retained container.
         let container = self.container
-        ContainerManager.withRegisteredState(borrowingFrom: container) { state in
+        container.manager.withState(of: container) { state in
             state.withRecord(for: key) { record, state in
                 if record.hasOptions && record.once != once { return }
                 change(record, &state)
@@ -99,7 +98,6 @@ extension FactoryIdentity {
     /// `.singleton` and the write, and the value would then outlive the registration or reset
     /// that should drop it. A factory that was never a singleton has nothing there to drop.
     func removeSingleton(of record: FactoryRecord?, in state: ManagerState) -> [StoredValue] {
-        guard Scope.Singleton.entryCount.value > 0 else { return [] }
         guard let scope = record?.scope ?? state.defaultScope, scope.kind == .singleton else {
             return Scope.Singleton.current.remove(singletonKey)
         }
@@ -166,13 +164,9 @@ extension FactoryIdentity {
     /// creating a record or running `autoRegister()`, which makes it cheaper than the write it
     /// saves, a definition re-applying its modifiers on every access; `false` when it cannot tell.
     func isStoredAlready(_ isStored: (FactoryRecord) -> Bool) -> Bool {
-        ContainerManager.withState(borrowingFrom: container) { state in
-            guard state.isAutoRegistered, let record = state.directory.record(for: key) else {
-                return false
-            }
-            return record._withUnsafeGuaranteedRef { record in
-                (record.hasOptions && record.once != once) || isStored(record)
-            }
+        container.manager.withState { state in
+            guard state.isAutoRegistered, let record = state.existingRecord(for: key) else { return false }
+            return (record.hasOptions && record.once != once) || isStored(record)
         }
     }
 
@@ -246,7 +240,7 @@ extension FactoryIdentity {
     /// Resets what was stored for this factory; see ``FactoryModifying/reset(_:)``.
     @usableFromInline
     func reset(_ resetOptions: FactoryResetOptions) {
-        let dropped = ContainerManager.withState(borrowingFrom: container) { state -> [StoredValue] in
+        let dropped = container.manager.withState { state -> [StoredValue] in
             // Even without a record here: the singleton may hold a value of this definition made
             // through another container.
             let record = state.existingRecord(for: key)
@@ -289,63 +283,27 @@ enum ScopeWrite {
     @usableFromInline
     static func set(_ scope: Scope, container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool)
     {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            // Checked before `stored`, which hands out a retained scope: a definition re-applies
-            // `.cached` on every access, and every thread would write the scope's reference count.
-            // `stored` changes only a singleton scope, so only that one is checked again.
-            let isSingleton = scope.kind == .singleton
-            if !isSingleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
-            let scope = Scope.Singleton.stored(scope)
-            if isSingleton, changesNothing(scope, manager: manager, key: key, once: once) { return }
-            manager.withState(of: container) { state in
-                state.withRecord(for: key) { record, state in
-                    guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
-                    change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
-                    if !record.hasOptions { record.hasOptions = true }
-                }
-            }
+        let scope = Scope.Singleton.stored(scope)
+        container.manager.withState(of: container) { state in
+            let record = state.record(for: key)
+            guard record.scope !== scope, !(record.hasOptions && record.once != once) else { return }
+            change(record, to: scope, singletonKey: SingletonKey(factory: key, site: site), in: &state)
+            if !record.hasOptions { record.hasOptions = true }
         }
-    }
-
-    /// Whether setting `scope` would change nothing, read without the lock: `autoRegister()` has
-    /// run and the record holds that scope already, or `once()` blocks the write. `false` (take
-    /// the lock) when it cannot tell.
-    ///
-    /// Three atomic loads, of words written under the lock: whether `autoRegister()` has run, the
-    /// record's slot in the directory and its `scopeWord`. Nothing is retained, released or freed on this path (a record lives as
-    /// long as the manager the caller holds, and the scope compared is one the caller holds), so
-    /// no `deinit` can run here; a write racing with it is ordered after it, as if the modifier had
-    /// come first.
-    static func changesNothing(_ scope: Scope, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
-        changesNothing(
-            scopeAddress: UInt(bitPattern: ObjectIdentifier(scope)), manager: manager, key: key, once: once)
-    }
-
-    /// `changesNothing` for the scope at `scopeAddress`.
-    static func changesNothing(scopeAddress: UInt, manager: ContainerManager, key: FactoryKey, once: Bool) -> Bool {
-        // While a route is bound somewhere, take the lock, which reads the manager this task uses.
-        if ManagerRoutes.anyBound { return false }
-        guard let (record, count) = manager.directory.recordAfterAutoRegistration(for: key) else { return false }
-        let word = record._withUnsafeGuaranteedRef { $0.scopeWord.loadAcquiring() }
-        guard word & 2 != 0, manager.directory.isStillAutoRegistered(since: count) else { return false }
-        if (word & 1 != 0) != once { return true }
-        return word & ~MachineWord.addressTagMask == scopeAddress
     }
 
     /// Sets the task's current singleton scope, which options keep as `Scope.Singleton.main` (see
-    /// `Scope.Singleton.stored`); while `main` is the only instance alive, that is `main`, found
-    /// without reading the task-local.
+    /// `Scope.Singleton.stored`). A definition re-applies it on every access: when the record
+    /// holds `main` already, nothing else is read.
     @usableFromInline
     static func setSingleton(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite, once: Bool) {
-        // While `main` is the only instance alive, its address is all the check needs.
-        if let main = Scope.Singleton.currentAddressIfMain,
-            ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef({
-                changesNothing(scopeAddress: main, manager: $0, key: key, once: once)
-            })
-        {
-            return
+        let unchanged = container.manager.withState(of: container) { state in
+            let record = state.record(for: key)
+            if record.hasOptions && record.once != once { return true }
+            guard let scope = record.scope, scope.kind == .singleton else { return false }
+            return unsafeDowncast(scope, to: Scope.Singleton.self).isMain
         }
-        set(Scope.Singleton.current, container: container, key: key, site: site, once: once)
+        if !unchanged { set(Scope.Singleton.main, container: container, key: key, site: site, once: once) }
     }
 
     /// Moves the factory to another scope, dropping what the previous scope held for it. Naming
@@ -380,14 +338,9 @@ enum OverrideWrite {
         once: Bool
     ) -> Bool {
         guard let words else { return false }
-        return ContainerManager.withState(borrowingFrom: container) { state in
-            guard state.isAutoRegistered, let record = state.directory.record(for: factory) else {
-                return false
-            }
-            return record._withUnsafeGuaranteedRef { record in
-                (record.hasOptions && record.once != once)
-                    || record.contexts?.holds(words, for: contextKey) ?? false
-            }
+        return container.manager.withState { state in
+            guard state.isAutoRegistered, let record = state.existingRecord(for: factory) else { return false }
+            return (record.hasOptions && record.once != once) || record.contexts?.holds(words, for: contextKey) ?? false
         }
     }
 }

@@ -4,9 +4,11 @@
 /// type. Only the caller turns a hit into a `T` (see `FactoryRegistration.resolve`).
 @usableFromInline
 struct ResolutionPlan {
-    /// The factory's record. Records live as long as their container, which the resolving
-    /// factory keeps alive.
-    @usableFromInline unowned(unsafe) let record: FactoryRecord
+    /// The manager the plan was made in and the factory's record there, kept only by plans that
+    /// read them again: a creation publishes its value in the same manager, whatever a route bound
+    /// meanwhile says, and a decorator is read from the record. Other plans (a factory without
+    /// options, most hits) hold no reference to count.
+    @usableFromInline let place: (manager: ContainerManager, record: FactoryRecord)?
     @usableFromInline let kind: Kind
     /// The options in force; `nil` for a unique factory with nothing registered or decorated, and
     /// for a hit with nothing to decorate or observe.
@@ -33,25 +35,29 @@ struct ResolutionPlan {
     }
 
     init(
-        record: FactoryRecord, kind: Kind, options: ResolutionOptions?, hit: AnyObject? = nil, object: AnyObject? = nil
+        _ manager: ContainerManager, record: FactoryRecord, kind: Kind, options: ResolutionOptions?,
+        hit: AnyObject? = nil, object: AnyObject? = nil
     ) {
-        self.record = record
+        self.place = options == nil && kind != .create ? nil : (manager, record)
         self.kind = kind
         self.options = options
         self.hit = hit
         self.object = object
     }
 
-    init(record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup, decorator: AnyObject?) {
+    init(
+        _ manager: ContainerManager, record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup,
+        decorator: AnyObject?
+    ) {
         switch lookup {
         case .hit(let object, let boxed):
             self.init(
-                record: record, kind: boxed ? .hitBoxed : .hitObject, options: options, hit: object,
+                manager, record: record, kind: boxed ? .hitBoxed : .hitObject, options: options, hit: object,
                 object: decorator)
         case .create(let flight):
-            self.init(record: record, kind: .create, options: options, object: flight)
+            self.init(manager, record: record, kind: .create, options: options, object: flight)
         case .wait(let flight):
-            self.init(record: record, kind: .wait, options: options, object: flight)
+            self.init(manager, record: record, kind: .wait, options: options, object: flight)
         }
     }
 
@@ -97,103 +103,37 @@ struct ResolutionRequest {
     /// Makes the plan under `container`'s lock (after `autoRegister()` if it has not run).
     /// `cacheParameter` gives the key of the value's slot for a `scopeOnParameters` factory; it
     /// runs under the lock, so it must only convert the parameter.
-    @usableFromInline @inline(__always)
+    @usableFromInline
     static func plan(
         _ request: ResolutionRequest, in container: any ManagedContainer,
         cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
-        ContainerManager.unowned(of: container)._withUnsafeGuaranteedRef { manager in
-            // While a route is bound somewhere, the lock finds the manager this task uses.
-            let lookup = ManagerRoutes.anyBound ? nil : manager.directory.recordAfterAutoRegistration(for: request.key)
-            if let (record, count) = lookup {
-                let word = record._withUnsafeGuaranteedRef { $0.plainWord.loadAcquiring() }
-                if word & FactoryRecord.plainFlag != 0, manager.directory.isStillAutoRegistered(since: count) {
-                    return record._withUnsafeGuaranteedRef { ResolutionPlan(record: $0, kind: .run, options: nil) }
-                }
-                if word & FactoryRecord.singletonHitFlag != 0, !request.observed,
-                    let box = record._withUnsafeGuaranteedRef({
-                        Scope.Singleton.hitWithoutContainerLock(
-                            $0, directory: manager.directory, count: count, site: request.site)
-                    })
-                {
-                    return record._withUnsafeGuaranteedRef {
-                        ResolutionPlan(record: $0, kind: .hitBoxed, options: nil, hit: box)
-                    }
-                }
-                // Most other plans only read: a registration to run, a cached value to hand over.
-                // Readers make theirs side by side; a plan that must write (options to rebuild, a
-                // slot to reserve) is made under the exclusive lock below.
-                if word & FactoryRecord.sharedPlanFlag != 0,
-                    let plan = manager.lockedState.withSharedLock({
-                        record._withUnsafeGuaranteedRef { request.sharedPlan($0) }
-                    }),
-                    manager.directory.isStillAutoRegistered(since: count)
-                {
-                    return plan
-                }
-            }
-            let found = lookup?.record
-            // Captured as an address: capturing the manager would retain it.
-            let directory = manager.directory.address
-            return manager.withState(of: container) { state in
-                // A record found once stays its key's record (see `FactoryRecord`), in its own
-                // manager: a route bound since may have sent this section to another one.
-                guard let found, state.directory.address == directory else {
-                    return state.withRecord(for: request.key) { record, state in
-                        request.plan(record, state, cacheParameter)
-                    }
-                }
-                return found._withUnsafeGuaranteedRef { request.plan($0, state, cacheParameter) }
-            }
-        }
-    }
-
-    /// The plan for `record` if it can be made without writing anything: the options are
-    /// current, and the factory is unscoped, in a scope that runs its closure each time (`graph`,
-    /// task-bound), or holds a value in its `cached` or `shared` slot that needs no check. Under
-    /// the container's lock shared with other readers; `nil` when the plan needs the exclusive one.
-    private func sharedPlan(_ record: FactoryRecord) -> ResolutionPlan? {
-        guard record.isResolutionCurrent, let options = record.resolution.map(Unmanaged.passUnretained) else {
-            return nil
-        }
-        return options._withUnsafeGuaranteedRef { options -> ResolutionPlan? in
-            let decorator = options.hasDecorator ? record.decorator : nil
-            switch options.scopeKind {
-            case nil, .unique, .graph, .taskBound:
-                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
-            case .cached, .shared:
-                guard let (value, boxed) = record.uncheckedHit(options) else { return nil }
-                return ResolutionPlan(
-                    record: record, options: observed ? options : options.forHit, lookup: .hit(value, boxed: boxed),
-                    decorator: decorator)
-            case .singleton:
-                return nil
+        let manager = container.manager
+        return manager.withState(of: container) { (state: inout ManagerState, owner: ContainerManager) in
+            state.withRecord(for: request.key) { record, state in
+                request.plan(owner, record, state, cacheParameter)
             }
         }
     }
 
     private func plan(
-        _ record: FactoryRecord, _ state: ManagerState, _ cacheParameter: (ResolutionOptions) -> AnyHashable?
+        _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState,
+        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
         record.refreshResolutionIfStale(in: state)
-        // Borrowed, as are the scope and the singleton cache below: the record holds its options
-        // while the lock is held, and the options hold their scope. The plan retains only what it
-        // keeps.
-        guard let options = record.resolution.map(Unmanaged.passUnretained) else {
-            return ResolutionPlan(record: record, kind: .run, options: nil)
+        guard let options = record.resolution else {
+            return ResolutionPlan(manager, record: record, kind: .run, options: nil)
         }
-        return options._withUnsafeGuaranteedRef { options in
-            guard let scope = options.scope.map(Unmanaged.passUnretained) else {
-                let decorator = options.hasDecorator ? record.decorator : nil
-                return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
-            }
-            return scope._withUnsafeGuaranteedRef { scope in plan(record, options, scope, cacheParameter) }
+        guard let scope = options.scope else {
+            let decorator = options.hasDecorator ? record.decorator : nil
+            return ResolutionPlan(manager, record: record, kind: .run, options: options, object: decorator)
         }
+        return plan(manager, record, options, scope, cacheParameter)
     }
 
     /// `plan` for a scoped factory.
     private func plan(
-        _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope,
+        _ manager: ContainerManager, _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope,
         _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
         let decorator = options.hasDecorator ? record.decorator : nil
@@ -205,24 +145,27 @@ struct ResolutionRequest {
             // A hit without a parameter or a time to live to check.
             if let (value, boxed) = record.uncheckedHit(options) {
                 return ResolutionPlan(
-                    record: record, options: hitOptions, lookup: .hit(value, boxed: boxed), decorator: decorator)
+                    manager, record: record, options: hitOptions, lookup: .hit(value, boxed: boxed),
+                    decorator: decorator)
             }
             let lookup = record.lookupCache(
                 scope: ObjectIdentifier(scope), parameter: scopedParameter(options, cacheParameter),
                 timeToLive: options.timeToLive, reserve: reserve)
             return ResolutionPlan(
-                record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)
+                manager, record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup,
+                decorator: decorator)
         case .singleton:
-            let stored = unsafeDowncast(scope, to: Scope.Singleton.self)
-            // A hit through the entry remembered in the record: no key to build or hash. The
-            // singleton's lock nests inside the container's, the order `register` uses too. The
-            // record holds its entry while the lock is held.
-            if options.hitsNeedNoCheck, !stored.isBoundPerTask, let box = stored.plainHitBox(record, site: site) {
-                return ResolutionPlan(record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
+            let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
+            // A value that needs no check is a hit as it stands; the singleton's lock nests inside
+            // the container's, the order `register` uses too.
+            if options.hitsNeedNoCheck, let box = singleton.hitBox(record, key: SingletonKey(factory: key, site: site))
+            {
+                return ResolutionPlan(
+                    manager, record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
             }
-            return planSingleton(record, options, hitOptions, stored.forCaller, decorator, cacheParameter)
+            return planSingleton(manager, record, options, hitOptions, singleton, decorator, cacheParameter)
         case .unique, .graph, .taskBound:
-            return ResolutionPlan(record: record, kind: .run, options: options, object: decorator)
+            return ResolutionPlan(manager, record: record, kind: .run, options: options, object: decorator)
         }
     }
 
@@ -234,7 +177,8 @@ struct ResolutionRequest {
     /// plan runs its closure, or comes after and drops the reservation, so a value made by the
     /// replaced closure is never cached.
     private func planSingleton(
-        _ record: FactoryRecord, _ options: ResolutionOptions, _ hitOptions: ResolutionOptions?,
+        _ manager: ContainerManager, _ record: FactoryRecord, _ options: ResolutionOptions,
+        _ hitOptions: ResolutionOptions?,
         _ singleton: Scope.Singleton, _ decorator: AnyObject?,
         _ cacheParameter: (ResolutionOptions) -> AnyHashable?
     ) -> ResolutionPlan {
@@ -243,7 +187,8 @@ struct ResolutionRequest {
             parameter: scopedParameter(options, cacheParameter), timeToLive: options.timeToLive, reserve: reserve)
         if case .create(let flight) = lookup { flight.singletonSlot = (singleton, entry) }
         return ResolutionPlan(
-            record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup, decorator: decorator)
+            manager, record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup,
+            decorator: decorator)
     }
 
     private func scopedParameter(_ options: ResolutionOptions, _ cacheParameter: (ResolutionOptions) -> AnyHashable?)
@@ -338,17 +283,13 @@ extension FactoryRegistration {
     }
 
     func decorate(_ value: T, plan: ResolutionPlan, instantiated: Bool) {
-        // Most plans with options have nothing to decorate: the check borrows the options from
-        // the plan, which holds them, instead of retaining them.
-        guard let options = plan.options.map(Unmanaged.passUnretained),
-            options._withUnsafeGuaranteedRef({ $0.hasDecorator || $0.containerDecorator != nil })
-        else { return }
-        decorate(value, options: options.takeUnretainedValue(), plan: plan, instantiated: instantiated)
+        guard let options = plan.options, options.hasDecorator || options.containerDecorator != nil else { return }
+        decorate(value, options: options, plan: plan, instantiated: instantiated)
     }
 
     /// `decorate` for options with a decorator.
     func decorate(_ value: T, options: ResolutionOptions, plan: ResolutionPlan, instantiated: Bool) {
-        if options.hasDecorator, let decorator = plan.decorator ?? currentDecorator(of: plan.record) {
+        if options.hasDecorator, let decorator = plan.decorator ?? currentDecorator(of: plan) {
             unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
         } else if let decorator = options.containerDecorator {
             decorator(value)
@@ -356,8 +297,9 @@ extension FactoryRegistration {
     }
 
     /// The factory's own decorator, read again for plans whose `object` holds something else.
-    func currentDecorator(of record: FactoryRecord) -> AnyObject? {
-        ContainerManager.withState(borrowingFrom: container) { _ in record.decorator }
+    func currentDecorator(of plan: ResolutionPlan) -> AnyObject? {
+        guard let (manager, record) = plan.place else { return nil }
+        return manager.withOwnState { _ in record.decorator }
     }
 
     func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
@@ -410,18 +352,10 @@ extension FactoryRegistration {
     }
 
     func run(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        guard plan.options != nil else { return (factory(parameter), .factory) }
-        // Borrowed from the plan, which holds them: neither the options nor, through them, the
-        // closure to call is retained for the call. (The flags are read instead of comparing the
-        // references with `nil`, which retains and releases them.)
-        unowned(unsafe) let options = plan.options.unsafelyUnwrapped
+        guard let options = plan.options else { return (factory(parameter), .factory) }
         if options.hasContexts { return runWithContexts(options, parameter) }
-        guard options.hasRegistration else { return (factory(parameter), .factory) }
-        let registration = Unmanaged.passUnretained(options.registration.unsafelyUnwrapped)
-        let value = registration._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ClosureBox<P, T>.self).make(container, parameter)
-        }
-        return (value, .registration)
+        guard let registration = options.registration else { return (factory(parameter), .factory) }
+        return (unsafeDowncast(registration, to: ClosureBox<P, T>.self).make(container, parameter), .registration)
     }
 
     /// `run` for a factory with context overrides.
@@ -456,8 +390,8 @@ extension FactoryRegistration {
                 singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
                 return
             }
-            let record = plan.record
-            ContainerManager.withState(borrowingFrom: container) { _ in
+            guard let (manager, record) = plan.place else { return }
+            manager.withOwnState { _ in
                 record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
             }
         }
@@ -482,6 +416,7 @@ extension FactoryRegistration {
         case .wait(let flight):
             return (waitFor(flight, parameter), .cache)
         case .create(let flight):
+            flight.releaseReplaced()
             let chain = ResolutionChain.current
             let kept = scope.kind != .taskBound
             if kept { chain.keptCreations.append((chain.depth, scope.kind)) }
@@ -495,24 +430,24 @@ extension FactoryRegistration {
     }
 
     func produceGraph(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {
-        let chain = ResolutionChain.currentUnretained
+        let chain = ResolutionChain.current
         let graphKey = GraphKey(
             container: ObjectIdentifier(container), factory: key,
             parameter: cacheParameter(plan.options, parameter).map(FrameParameter.init))
         // A class instance is kept as it is; anything else in a box.
         let isClass = T.self is AnyObject.Type
-        if let stored = chain._withUnsafeGuaranteedRef({ $0.graphValue(for: graphKey) }) {
-            let value = isClass ? unsafeBitCast(stored, to: T.self) : unsafeDowncast(stored, to: ValueBox<T>.self).value
+        if let stored = chain.graphValue(for: graphKey) {
+            let value = isClass ? stored as! T : unsafeDowncast(stored, to: ValueBox<T>.self).value
             return (value, .cache)
         }
-        chain._withUnsafeGuaranteedRef { $0.push(container: container, key: key, result: T.self, parameter: parameter) }
-        defer { chain._withUnsafeGuaranteedRef { $0.pop() } }
+        chain.push(container: container, key: key, result: T.self, parameter: parameter)
+        defer { chain.pop() }
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.
         // A class instance is never `nil`; asking the runtime would cost a dynamic cast.
         if isClass || !ValueInspection.isNil(value) {
-            let kept: AnyObject = isClass ? unsafeBitCast(value, to: AnyObject.self) : ValueBox(value)
-            chain._withUnsafeGuaranteedRef { $0.graphValues.append((graphKey, kept)) }
+            let kept: AnyObject = isClass ? value as AnyObject : ValueBox(value)
+            chain.graphValues.append((graphKey, kept))
         }
         return (value, tag)
     }

@@ -14,7 +14,7 @@ class AsyncFlightBase: @unchecked Sendable {
     let label: String
     /// The creation this one's closure is waiting for, if any; guarded by `AsyncWaitGraph`.
     var waitingOn: AsyncFlightBase?
-    /// Values this creation replaces, released with the flight; see `InFlight.replaced`.
+    /// Values this creation replaces, released by the reserving task; see `InFlight.replaced`.
     @usableFromInline var replaced: [StoredValue] = []
 
     @usableFromInline
@@ -206,7 +206,7 @@ enum AsyncResolution {
 
 /// Which creations wait for which, across tasks; touched only by resolutions about to wait.
 enum AsyncWaitGraph {
-    private static let lock = Locked(())
+    private static let lock = Locked(0)
 
     /// Records that `waiter` (the creation the current task runs, if any) waits for `flight`, or
     /// throws the cycle that waiting would close.

@@ -33,21 +33,10 @@ extension UnsafeMutablePointer where Pointee == fk_word {
     }
 }
 
-/// The process-wide atomic words: flags and counters read often and written rarely, one cache
-/// line per group.
+/// The process-wide atomic words: flags read often and written rarely, one cache line.
 @usableFromInline
 enum ProcessWords {
-    /// `Scope.Singleton`'s counters and addresses.
-    static var singletons: AtomicWord { fk_process_line(0) }
     /// Diagnostics' switch and the thread-local key (words 0 and 1).
     @inlinable
-    static var diagnostics: AtomicWord { fk_process_line(1) }
-    /// How many tasks have manager routes bound (see `ManagerRoutes`), read on every trip through a
-    /// container's lock beside the diagnostics switch, so in its line.
-    static var managerRoutes: AtomicWord { diagnostics + 2 }
-    /// `Container`'s metadata, once a `Container` exists (zero before): what
-    /// `ContainerManager.unowned(of:)` compares a container's type with, on every resolution.
-    static var containerType: AtomicWord { diagnostics + 3 }
-    /// Container types seen not to conform to `AutoRegistering` (see `AutoRegisteringTypes`).
-    static var plainContainerTypes: AtomicWord { fk_process_line(2) }
+    static var diagnostics: AtomicWord { fk_process_line(0) }
 }

@@ -181,6 +181,7 @@ struct SlotGroup {
     }
 
     mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+        if parameter == nil { return slot.lookup(timeToLive: timeToLive, reserve: reserve) }
         if let parameter {
             return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
         }

@@ -90,7 +90,7 @@ struct FactoryKey: Hashable, @unchecked Sendable {
     func hash(into hasher: inout Hasher) {
         let result = UInt(bitPattern: Int(bitPattern: self.result))
         let parameter = UInt(bitPattern: Int(bitPattern: self.parameter))
-        hasher.combine((result &* MachineWord.goldenRatio ^ parameter) &+ UInt(bitPattern: name.textHash))
+        hasher.combine((result ^ parameter &* 31) &+ UInt(bitPattern: name.textHash))
     }
 }
 

@@ -1,5 +1,3 @@
-import FactoryKitAtomics
-
 /// What a container stores for one factory: the options modifiers and `register` write, the
 /// values of the scopes the container owns, and a shortcut to the factory's singleton entry.
 ///
@@ -13,33 +11,11 @@ import FactoryKitAtomics
 final class FactoryRecord {
     @usableFromInline let key: FactoryKey
     /// Where options and cached values this record drops go until the manager's lock is given up
-    /// (see `DroppedValues`); the manager's own, which outlives its records.
-    @usableFromInline unowned(unsafe) let dropped: DroppedValues
-
-    /// `hasOptions`, `once` and the explicit scope's address in one atomic word, written under the
-    /// lock whenever one of them changes, and read without it by scope modifiers: a definition
-    /// re-applies its scope on every access, and seeing that this changes nothing needs no lock
-    /// (see `ScopeWrite.set`). Zero until an option is written. A word of its own, allocated with
-    /// the record: nothing assumes where a class keeps its stored properties.
-    let scopeWord: AtomicWord
-
-    /// What a resolution may do without the lock, published while `resolution` is current:
-    /// `plainFlag` when `resolution` is `nil` (a unique factory with nothing registered,
-    /// overridden or decorated, in a container without a default scope or decorator), which only
-    /// runs the definition's closure; `singletonHitFlag` when a hit on `Scope.Singleton.main` is
-    /// all a cached value needs (see `Scope.Singleton.hitWithoutContainerLock`); `sharedPlanFlag`
-    /// when the plan may be made under the lock shared with other readers. Zero while
-    /// `resolution` is stale. Written under the lock; the word after `scopeWord`, allocated with
-    /// it.
-    var plainWord: AtomicWord { scopeWord + 1 }
-    static let plainFlag: UInt = 1
-    static let singletonHitFlag: UInt = 2
-    /// Set with `resolution` when a plan may be made under the lock shared with other readers
-    /// (see `ResolutionOptions.allowsSharedPlan`).
-    static let sharedPlanFlag: UInt = 4
+    /// (see `DroppedValues`); the manager's own.
+    @usableFromInline let dropped: DroppedValues
 
     /// Whether any option was written since the last reset (what `once()` compares against).
-    @usableFromInline @exclusivity(unchecked) var hasOptions = false { didSet { publishScopeWord() } }
+    @usableFromInline @exclusivity(unchecked) var hasOptions = false
     // Each write to an option a resolution reads makes `resolution` stale, and the value it
     // replaces (a closure whose captures may have a `deinit`, a custom scope) is released only
     // once the lock is given up.
@@ -53,10 +29,7 @@ final class FactoryRecord {
     }
     @usableFromInline @exclusivity(unchecked) var scope: Scope? {
         willSet { dropped.keep(scope) }
-        didSet {
-            invalidateResolution()
-            publishScopeWord()
-        }
+        didSet { invalidateResolution() }
     }
     @usableFromInline @exclusivity(unchecked) var scopeOnParameters = false { didSet { isResolutionCurrent = false } }
     @usableFromInline @exclusivity(unchecked) var timeToLive: UInt64? { didSet { isResolutionCurrent = false } }
@@ -66,7 +39,7 @@ final class FactoryRecord {
         willSet { dropped.keep(decorator) }
         didSet { if (oldValue == nil) != (decorator == nil) { invalidateResolution() } }
     }
-    @usableFromInline @exclusivity(unchecked) var once = false { didSet { publishScopeWord() } }
+    @usableFromInline @exclusivity(unchecked) var once = false
 
     /// What a synchronous resolution reads of the options above and the manager's default scope
     /// and decorator, frozen into one object; `nil` when there is nothing to read (a unique factory
@@ -74,9 +47,7 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var resolution: ResolutionOptions? {
         willSet { dropped.keep(resolution) }
     }
-    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false {
-        didSet { if !isResolutionCurrent { plainWord.storeReleasing(0) } }
-    }
+    @usableFromInline @exclusivity(unchecked) var isResolutionCurrent = false
 
     /// Marks `resolution` stale and lets go of it: it shares the closures and scope a write just
     /// replaced, which must be released with them, after the lock.
@@ -98,9 +69,8 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var validatorSite: DefinitionSite?
 
     /// The factory's entry in `Scope.Singleton.main`, once a resolution used it; checked before
-    /// use. Guarded by `main`'s lock, not the manager's: it is written under both, and read under
-    /// `main`'s alone by hits that do not take the manager's lock. Other `Singleton` instances
-    /// (a test's) find their entries by key.
+    /// use. Written and read under both the manager's lock and `main`'s. Other `Singleton`
+    /// instances (a test's) find their entries by key.
     @usableFromInline @exclusivity(unchecked) var singletonEntry: SingletonEntry? {
         willSet { dropped.keep(singletonEntry) }
     }
@@ -109,21 +79,6 @@ final class FactoryRecord {
     init(key: FactoryKey, dropped: DroppedValues) {
         self.key = key
         self.dropped = dropped
-        scopeWord = .allocateZeroed(count: 2)
-    }
-
-    deinit { scopeWord.deallocate() }
-
-    /// Stores `scopeWord` after a change to what it summarizes. Under the manager's lock.
-    func publishScopeWord() {
-        scopeWord.storeReleasing(FactoryRecord.scopeWord(scope: scope, hasOptions: hasOptions, once: once))
-    }
-
-    /// What `scopeWord` holds for these options: the scope's address (an object's address leaves
-    /// its two low bits free, `MachineWord.addressTagMask`), 2 when there are options, 1 for `once`.
-    static func scopeWord(scope: Scope?, hasOptions: Bool, once: Bool) -> UInt {
-        guard hasOptions else { return 0 }
-        return (scope.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0) | 2 | (once ? 1 : 0)
     }
 
     /// Rebuilds the options a resolution reads (`resolution`) if a write made them stale. Under the
@@ -146,7 +101,6 @@ final class FactoryRecord {
                 hasDecorator: decorator != nil, containerDecorator: containerDecorator,
                 scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
-        plainWord.storeReleasing(isPlain ? FactoryRecord.plainFlag : resolution.unsafelyUnwrapped.readerFlags)
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -260,31 +214,6 @@ final class ResolutionOptions {
     /// What a hit's plan carries when nothing observes resolutions: after a hit only decorators
     /// read the options, so without one the plan holds no reference to count.
     var forHit: ResolutionOptions? { hasDecorator || containerDecorator != nil ? self : nil }
-
-    /// Whether a hit on `Scope.Singleton.main` needs nothing else from these options: the scope
-    /// is `main` (which stands for the resolving task's own cache), and there is nothing to check
-    /// or decorate.
-    var allowsSingletonHit: Bool {
-        guard scopeKind == .singleton, hitsNeedNoCheck, forHit == nil, let scope else { return false }
-        return unsafeDowncast(scope, to: Scope.Singleton.self).isMain
-    }
-
-    /// Whether a resolution can plan with these options while only reading the record: a scope
-    /// that runs the closure each time, or a `cached` or `shared` value that needs no check (a
-    /// miss, which reserves the slot, needs the exclusive lock all the same).
-    var allowsSharedPlan: Bool {
-        switch scopeKind {
-        case nil, .unique, .graph, .taskBound: return true
-        case .cached, .shared: return hitsNeedNoCheck
-        case .singleton: return false
-        }
-    }
-
-    /// The flags of `FactoryRecord.plainWord` these options allow.
-    var readerFlags: UInt {
-        (allowsSingletonHit ? FactoryRecord.singletonHitFlag : 0)
-            | (allowsSharedPlan ? FactoryRecord.sharedPlanFlag : 0)
-    }
 
     @usableFromInline
     init(

@@ -27,10 +27,17 @@ final class InFlight: @unchecked Sendable {
     /// Written once, by `finish`, before it sets `finishedBit`; read after seeing it set.
     private var value: Any?
     /// Values this creation replaces (an expired one, or those of a scope the cache no longer
-    /// serves), dropped under the lock that reserved the slot. They are released with the flight,
-    /// when no lock is held, since a value's `deinit` may resolve. Written once, by the reserving
-    /// thread, before the flight is shared.
+    /// serves), dropped under the lock that reserved the slot. The reserving thread, which dropped
+    /// them, releases them once it holds no lock (`releaseReplaced()`), since a value's `deinit`
+    /// may resolve; waiters never touch them, so no `deinit` runs on a thread that never held the
+    /// value.
     @usableFromInline var replaced: [StoredValue] = []
+
+    /// Releases the values this creation replaced; called by the reserving thread, with no lock
+    /// held, before the flight can outlive its other holders.
+    func releaseReplaced() {
+        if !replaced.isEmpty { replaced = [] }
+    }
     /// The singleton cache and entry whose slot this creation fills, for a singleton; `nil` for a
     /// container's cache. Written by the reserving thread, and read only by it.
     @usableFromInline var singletonSlot: (Scope.Singleton, SingletonEntry)?
@@ -117,12 +124,23 @@ final class InFlight: @unchecked Sendable {
     /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.
     @usableFromInline
     func wait(from chain: ResolutionChain) -> Any {
-        WaitGraph.enter(chain, waitingFor: self)
+        _ = WaitGraph.enter(chain, waitingFor: self, reportingCycle: true)
         defer { WaitGraph.leave(chain) }
         if let condition = installedCondition() {
             condition._withUnsafeGuaranteedRef { sleep(on: $0) }
         }
         return value!
+    }
+
+    /// Waits like `wait(from:)` unless the wait would close a cycle; then returns `false` at once,
+    /// having waited for nothing.
+    func waitUnlessCycle(from chain: ResolutionChain) -> Bool {
+        guard WaitGraph.enter(chain, waitingFor: self, reportingCycle: false) else { return false }
+        defer { WaitGraph.leave(chain) }
+        if let condition = installedCondition() {
+            condition._withUnsafeGuaranteedRef { sleep(on: $0) }
+        }
+        return true
     }
 
     /// Sleeps on `condition` until the creation finishes, saying so in the log once it has taken
@@ -159,12 +177,14 @@ final class InFlight: @unchecked Sendable {
 
 /// Who waits for whom, across threads; touched only by threads about to block.
 enum WaitGraph {
-    private static let lock = Locked(())
+    private static let lock = Locked(0)
 
-    /// Records that `chain` is about to wait for `flight`, or reports the cycle that waiting would
-    /// close. Detection and registration happen under one lock, so two threads can never both
-    /// decide to wait for each other.
-    static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight) {
+    /// Records that `chain` is about to wait for `flight` and returns `true`, or, when waiting
+    /// would close a cycle, reports it (`reportingCycle`) or returns `false`. Detection and
+    /// registration happen under one lock, so two threads can never both decide to wait for each
+    /// other.
+    @discardableResult
+    static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight, reportingCycle: Bool = true) -> Bool {
         let cycle: [String]? = lock.withLock { _ in
             // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
             // chain comes back to `chain`, each thread's stack contributes the frames from the
@@ -192,9 +212,9 @@ enum WaitGraph {
             if path.count == 1 || path.last != path.first { path.append(path[0]) }
             return path
         }
-        if let cycle {
-            DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)
-        }
+        guard let cycle else { return true }
+        if !reportingCycle { return false }
+        DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)
     }
 
     static func leave(_ chain: ResolutionChain) {

@@ -10,14 +10,13 @@ enum AutoRegistrationPhase {
 @usableFromInline
 struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
-    /// The records' shortcut table, shared with the manager, which reads it without the lock.
-    @usableFromInline let directory: RecordDirectory
+    /// Whether SwiftUI ever routed this manager to a subtree's child (see `ManagerRoutes`).
+    var isRouted = false
+    /// The records most lookups find without hashing a name.
+    var shortcuts = RecordShortcuts()
     @usableFromInline var autoRegistration = AutoRegistrationPhase.pending {
         didSet {
             if case .done = autoRegistration { isAutoRegistered = true } else { isAutoRegistered = false }
-            // Counted, not set: see `RecordDirectory.autoRegistered`. Only holders of the lock write it.
-            let count = directory.autoRegistered.loadRelaxed()
-            if (count & 1 != 0) != isAutoRegistered { directory.autoRegistered.storeReleasing(count &+ 1) }
         }
     }
     /// Whether `autoRegistration` is `.done`: the one check every locked operation makes.
@@ -49,8 +48,7 @@ struct ManagerState {
     }
 
     @usableFromInline
-    init(directory: RecordDirectory) {
-        self.directory = directory
+    init() {
         // Room for a typical container's factories, so the first registrations do not rehash.
         records = Dictionary(minimumCapacity: 16)
     }
@@ -80,32 +78,26 @@ struct ManagerState {
     /// The record of `key`, created on first use.
     @usableFromInline
     mutating func record(for key: FactoryKey) -> FactoryRecord {
-        if let record = directory.record(for: key) { return record.takeUnretainedValue() }
-        return recordAfterMiss(for: key)
-    }
-
-    /// Runs `body` on the record of `key`, created on first use, without retaining it: records
-    /// live as long as their manager, and `body` runs under the manager's lock.
-    mutating func withRecord<Result>(for key: FactoryKey, _ body: (FactoryRecord, inout ManagerState) -> Result)
-        -> Result
-    {
-        let record = directory.record(for: key) ?? Unmanaged.passUnretained(recordAfterMiss(for: key))
-        return record._withUnsafeGuaranteedRef { body($0, &self) }
-    }
-
-    @usableFromInline
-    mutating func recordAfterMiss(for key: FactoryKey) -> FactoryRecord {
+        if let record = shortcuts.record(for: key) { return record }
         // Through the defaulting subscript's modify accessor: one hash lookup finds the record
         // or inserts a new one.
         let record = Self.identity(&records[key, default: FactoryRecord(key: key, dropped: dropped)])
-        directory.remember(record)
+        shortcuts.remember(record)
         return record
+    }
+
+    /// Runs `body` on the record of `key`, created on first use.
+    mutating func withRecord<Result>(for key: FactoryKey, _ body: (FactoryRecord, inout ManagerState) -> Result)
+        -> Result
+    {
+        let record = record(for: key)
+        return body(record, &self)
     }
 
     private static func identity(_ record: inout FactoryRecord) -> FactoryRecord { record }
 
     /// The record of `key` if it has one, without creating it.
     func existingRecord(for key: FactoryKey) -> FactoryRecord? {
-        directory.record(for: key)?.takeUnretainedValue() ?? records[key]
+        shortcuts.record(for: key) ?? records[key]
     }
 }

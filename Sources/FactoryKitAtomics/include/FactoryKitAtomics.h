@@ -46,7 +46,7 @@ static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
 #define FK_LINE_WORDS (64 / sizeof(uintptr_t))
 
 /// How many cache lines of process-wide words there are (see `fk_process_line`).
-#define FK_PROCESS_LINES 3
+#define FK_PROCESS_LINES 1
 
 /// The process-wide words, all zero at start, statically allocated so reading one needs neither
 /// a lazy-initialization check nor a pointer load. Only through `fk_process_line`.
@@ -110,68 +110,12 @@ static inline uintptr_t fk_thread_id(void) {
     return (uintptr_t)pthread_self();
 #endif
 }
-/// A lock that readers share: `gate` is an `fk_lock` that writers hold for their whole section
-/// (and that readers take only briefly, when a writer made them wait); `readers` counts the
-/// readers inside, with `FK_WRITER` set while a writer holds or waits for the lock. A reader
-/// that finds the bit set leaves at once and queues on the gate, so writers are not starved; a
-/// writer sleeps on `readers` until the readers inside have left. Nothing spins.
-typedef struct {
-    fk_lock gate;
-    _Atomic(uint32_t) readers;
-} fk_shared_lock;
-
-#define FK_WRITER ((uint32_t)1 << 31)
-
-/// Wakes the writer waiting for the readers to leave.
-static __attribute__((noinline)) void fk_shared_wake_writer(fk_shared_lock *lock) {
-    syscall(SYS_futex, &lock->readers, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+/// The thread holding `lock`, `fk_thread_id()`, for the recursion check; 0 when none does.
+static inline uintptr_t fk_lock_owner(fk_lock *lock) {
+    return atomic_load_explicit(&lock->owner, memory_order_relaxed);
 }
-/// Leaves a read section: the last reader out wakes a writer that waits.
-static inline void fk_shared_release(fk_shared_lock *lock) {
-    if (atomic_fetch_sub_explicit(&lock->readers, 1, memory_order_release) == (FK_WRITER | 1)) {
-        fk_shared_wake_writer(lock);
-    }
-}
-/// Enters a read section after a writer made the reader leave: waits for the gate, which no
-/// writer holds once this thread has it, so the reader is admitted.
-static __attribute__((noinline)) void fk_shared_acquire_slow(fk_shared_lock *lock) {
-    fk_shared_release(lock);
-    fk_lock_acquire(&lock->gate);
-    atomic_fetch_add_explicit(&lock->readers, 1, memory_order_acquire);
-    fk_lock_release(&lock->gate);
-}
-/// Enters a read section.
-static inline void fk_shared_acquire(fk_shared_lock *lock) {
-    if (atomic_fetch_add_explicit(&lock->readers, 1, memory_order_acquire) & FK_WRITER) {
-        fk_shared_acquire_slow(lock);
-    }
-}
-/// Sleeps until the readers inside have left; the writer holds the gate and has set `FK_WRITER`.
-static __attribute__((noinline)) void fk_exclusive_drain(fk_shared_lock *lock) {
-    uint32_t seen;
-    while ((seen = atomic_load_explicit(&lock->readers, memory_order_acquire)) != FK_WRITER) {
-        syscall(SYS_futex, &lock->readers, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
-    }
-}
-/// Enters a write section: the gate, then no reader inside.
-static inline void fk_exclusive_acquire(fk_shared_lock *lock) {
-    fk_lock_acquire(&lock->gate);
-    if (atomic_fetch_or_explicit(&lock->readers, FK_WRITER, memory_order_acquire) != 0) {
-        fk_exclusive_drain(lock);
-    }
-}
-/// Leaves a write section, letting readers in again.
-static inline void fk_exclusive_release(fk_shared_lock *lock) {
-    atomic_fetch_and_explicit(&lock->readers, ~FK_WRITER, memory_order_release);
-    fk_lock_release(&lock->gate);
-}
-
-/// The writer holding `lock`, `fk_thread_id()`, for the recursion check; 0 when none does.
-static inline uintptr_t fk_shared_lock_owner(fk_shared_lock *lock) {
-    return atomic_load_explicit(&lock->gate.owner, memory_order_relaxed);
-}
-static inline void fk_shared_lock_set_owner(fk_shared_lock *lock, uintptr_t owner) {
-    atomic_store_explicit(&lock->gate.owner, owner, memory_order_relaxed);
+static inline void fk_lock_set_owner(fk_lock *lock, uintptr_t owner) {
+    atomic_store_explicit(&lock->owner, owner, memory_order_relaxed);
 }
 #endif
 
