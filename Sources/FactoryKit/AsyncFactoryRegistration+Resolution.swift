@@ -8,7 +8,9 @@ struct AsyncResolutionPlan: @unchecked Sendable {
     @usableFromInline var contexts: ContextOverrides?
     @usableFromInline var scope: Scope?
     @usableFromInline var timeToLive: UInt64?
-    @usableFromInline var cacheParameter: AnyHashable?
+    @usableFromInline var scopeOnParameters = false
+    /// The slot of a `scopeOnParameters` factory's parameter, where the creation publishes.
+    @usableFromInline var parameterSlot: ParameterSlot?
     @usableFromInline var decorator: AnyObject?
     @usableFromInline var containerDecorator: ((Any) -> Void)?
     @usableFromInline var lookup: AsyncSlotLookup?
@@ -73,8 +75,8 @@ extension AsyncFactoryRegistration {
             // Shared within the outermost resolution, by every child task it starts; at the
             // outermost level itself there is nothing to share with, as for a synchronous graph.
             block = graph
-            plan.lookup = graph.lookupAsync(
-                BlockKey(container: ObjectIdentifier(container), factory: key), parameter: plan.cacheParameter,
+            (plan.lookup, plan.parameterSlot) = graph.lookupAsync(
+                BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
                 timeToLive: nil, reserve: { AsyncFlight<T>(label: description) })
         } else if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
@@ -83,8 +85,8 @@ extension AsyncFactoryRegistration {
                 throw error
             }
             block = active
-            plan.lookup = active.lookupAsync(
-                BlockKey(container: ObjectIdentifier(container), factory: key), parameter: plan.cacheParameter,
+            (plan.lookup, plan.parameterSlot) = active.lookupAsync(
+                BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
                 timeToLive: plan.timeToLive, reserve: { AsyncFlight<T>(label: description) })
         }
 
@@ -156,10 +158,26 @@ extension AsyncFactoryRegistration {
         return plan.registration == nil ? .factory : .registration
     }
 
-    /// Reads the factory's options and, for scopes its container owns, looks at the cache.
+    /// The lookup of a `scopeOnParameters` factory's slot in a block; `nil` for other factories.
+    func parameters(_ plan: AsyncResolutionPlan, _ parameter: P) -> ParameterLookup? {
+        plan.scopeOnParameters ? ParameterLookup(key: ParameterKey(parameter)) : nil
+    }
+
+    /// Reads the factory's options and, for scopes its container owns, looks at the cache; for a
+    /// `scopeOnParameters` factory, in the slot chosen with no lock held.
     @usableFromInline
     func makePlan(_ parameter: P) -> AsyncResolutionPlan {
-        container.manager.withState(of: container) { state, manager in
+        var parameters: ParameterLookup?
+        while true {
+            if let plan = makePlan(parameter, parameters) { return plan }
+            if parameters == nil { parameters = ParameterLookup(key: ParameterKey(parameter)) }
+            parameters.unsafelyUnwrapped.choose()
+        }
+    }
+
+    /// One attempt at `makePlan`: `nil` when the parameter's slot must be chosen first.
+    func makePlan(_ parameter: P, _ parameters: ParameterLookup?) -> AsyncResolutionPlan? {
+        container.manager.withState(of: container) { state, manager -> AsyncResolutionPlan? in
             let record = state.record(for: key)
             var plan = AsyncResolutionPlan(manager, record: record)
             plan.containerDecorator = state.decorator
@@ -170,20 +188,29 @@ extension AsyncFactoryRegistration {
             // A default scope is not applied: only `Sendable` results may be scoped, and the
             // container cannot check that for a scope it imposes.
             plan.scope = record.scope
-            if record.scopeOnParameters { plan.cacheParameter = parameter as? AnyHashable }
+            plan.scopeOnParameters = record.scopeOnParameters
             if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
-                plan.lookup = record.lookupCacheAsync(
-                    scope: ObjectIdentifier(scope), parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
+                record.useCache(of: ObjectIdentifier(scope), dropping: state.dropped)
+                if record.scopeOnParameters {
+                    guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
+                    plan.parameterSlot = chosen
+                }
+                plan.lookup = record.cache.lookupAsync(
+                    parameter: plan.parameterSlot, timeToLive: plan.timeToLive,
                     reserve: { AsyncFlight<T>(label: description) })
             } else if let scope = plan.scope, scope.kind == .singleton {
                 // Under the container's lock, with the options just read, as for synchronous
                 // singletons (see `planSingleton`): a `register` either comes first or drops this
                 // reservation.
+                if record.scopeOnParameters && parameters == nil { return nil }
                 let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
-                let (lookup, entry) = singleton.lookupAsync(
-                    singletonKey, for: record, parameter: plan.cacheParameter, timeToLive: plan.timeToLive,
-                    reserve: { AsyncFlight<T>(label: description) })
-                (plan.lookup, plan.singletonSlot) = (lookup, (singleton, entry))
+                guard
+                    let (lookup, entry, slot) = singleton.lookupAsync(
+                        singletonKey, for: record, parameters: record.scopeOnParameters ? parameters : nil,
+                        dropped: state.dropped, timeToLive: plan.timeToLive,
+                        reserve: { AsyncFlight<T>(label: description) })
+                else { return nil }
+                (plan.lookup, plan.singletonSlot, plan.parameterSlot) = (lookup, (singleton, entry), slot)
             }
             return plan
         }
@@ -224,16 +251,16 @@ extension AsyncFactoryRegistration {
                     let timestamp = monotonicNanoseconds()
                     if let block {
                         block.publishAsync(
-                            stored, key: blockKey, parameter: plan.cacheParameter, for: flight,
+                            stored, key: blockKey, parameter: plan.parameterSlot, for: flight,
                             timestamp: timestamp, label: description)
                     } else if let (singleton, entry) = plan.singletonSlot {
                         // The cache that holds `entry`: its lock guards the entry.
                         singleton.publishAsync(
-                            stored, in: entry, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+                            stored, in: entry, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
                     } else {
                         plan.manager.withOwnState { _ in
                             plan.record.cache.publishAsync(
-                                stored, parameter: plan.cacheParameter, for: flight, timestamp: timestamp)
+                                stored, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
                         }
                     }
                 })

@@ -9,6 +9,8 @@ struct ResolutionPlan {
     /// meanwhile says, and a decorator is read from the record. Other plans (a factory without
     /// options, most hits) hold no reference to count.
     @usableFromInline let place: (manager: ContainerManager, record: FactoryRecord)?
+    /// The slot of a `scopeOnParameters` factory's parameter, where a creation publishes.
+    @usableFromInline let parameterSlot: ParameterSlot?
     @usableFromInline let kind: Kind
     /// The options in force; `nil` for a unique factory with nothing registered or decorated, and
     /// for a hit with nothing to decorate or observe.
@@ -36,8 +38,9 @@ struct ResolutionPlan {
 
     init(
         _ manager: ContainerManager, record: FactoryRecord, kind: Kind, options: ResolutionOptions?,
-        hit: AnyObject? = nil, object: AnyObject? = nil
+        hit: AnyObject? = nil, object: AnyObject? = nil, parameterSlot: ParameterSlot? = nil
     ) {
+        self.parameterSlot = parameterSlot
         self.place = options == nil && kind != .create ? nil : (manager, record)
         self.kind = kind
         self.options = options
@@ -47,7 +50,7 @@ struct ResolutionPlan {
 
     init(
         _ manager: ContainerManager, record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup,
-        decorator: AnyObject?
+        decorator: AnyObject?, parameterSlot: ParameterSlot? = nil
     ) {
         switch lookup {
         case .hit(let object, let boxed):
@@ -55,7 +58,8 @@ struct ResolutionPlan {
                 manager, record: record, kind: boxed ? .hitBoxed : .hitObject, options: options, hit: object,
                 object: decorator)
         case .create(let flight):
-            self.init(manager, record: record, kind: .create, options: options, object: flight)
+            self.init(
+                manager, record: record, kind: .create, options: options, object: flight, parameterSlot: parameterSlot)
         case .wait(let flight):
             self.init(manager, record: record, kind: .wait, options: options, object: flight)
         }
@@ -101,25 +105,30 @@ struct ResolutionRequest {
     }
 
     /// Makes the plan under `container`'s lock (after `autoRegister()` if it has not run).
-    /// `cacheParameter` gives the key of the value's slot for a `scopeOnParameters` factory; it
-    /// runs under the lock, so it must only convert the parameter.
+    /// `parameterKey` makes the key of a `scopeOnParameters` factory's parameter, with no lock
+    /// held; a plan that needs the parameter's slot chosen takes the lock again once it is.
     @usableFromInline
     static func plan(
-        _ request: ResolutionRequest, in container: any ManagedContainer,
-        cacheParameter: (ResolutionOptions) -> AnyHashable?
+        _ request: ResolutionRequest, in container: any ManagedContainer, parameterKey: () -> ParameterKey?
     ) -> ResolutionPlan {
         let manager = container.manager
-        return manager.withState(of: container) { (state: inout ManagerState, owner: ContainerManager) in
-            state.withRecord(for: request.key) { record, state in
-                request.plan(owner, record, state, cacheParameter)
+        var parameters: ParameterLookup?
+        while true {
+            let plan = manager.withState(of: container) { (state: inout ManagerState, owner: ContainerManager) in
+                state.withRecord(for: request.key) { record, state in
+                    request.plan(owner, record, state, parameters)
+                }
             }
+            if let plan { return plan }
+            if parameters == nil { parameters = ParameterLookup(key: parameterKey()) }
+            parameters.unsafelyUnwrapped.choose()
         }
     }
 
+    /// The plan, or `nil` when a `scopeOnParameters` factory's slot must be chosen first.
     private func plan(
-        _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState,
-        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
-    ) -> ResolutionPlan {
+        _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ parameters: ParameterLookup?
+    ) -> ResolutionPlan? {
         record.refreshResolutionIfStale(in: state)
         guard let options = record.resolution else {
             return ResolutionPlan(manager, record: record, kind: .run, options: nil)
@@ -128,14 +137,14 @@ struct ResolutionRequest {
             let decorator = options.hasDecorator ? record.decorator : nil
             return ResolutionPlan(manager, record: record, kind: .run, options: options, object: decorator)
         }
-        return plan(manager, record, options, scope, cacheParameter)
+        return plan(manager, record, state, options, scope, parameters)
     }
 
     /// `plan` for a scoped factory.
     private func plan(
-        _ manager: ContainerManager, _ record: FactoryRecord, _ options: ResolutionOptions, _ scope: Scope,
-        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
-    ) -> ResolutionPlan {
+        _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ options: ResolutionOptions,
+        _ scope: Scope, _ parameters: ParameterLookup?
+    ) -> ResolutionPlan? {
         let decorator = options.hasDecorator ? record.decorator : nil
         // A hit's plan carries the options only when something reads them afterwards: a
         // decorator, or the trace and graph recordings, which name the scope.
@@ -148,12 +157,16 @@ struct ResolutionRequest {
                     manager, record: record, options: hitOptions, lookup: .hit(value, boxed: boxed),
                     decorator: decorator)
             }
-            let lookup = record.lookupCache(
-                scope: ObjectIdentifier(scope), parameter: scopedParameter(options, cacheParameter),
-                timeToLive: options.timeToLive, reserve: reserve)
+            record.useCache(of: ObjectIdentifier(scope), dropping: state.dropped)
+            var slot: ParameterSlot?
+            if options.scopeOnParameters {
+                guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
+                slot = chosen
+            }
+            let lookup = record.cache.lookup(parameter: slot, timeToLive: options.timeToLive, reserve: reserve)
             return ResolutionPlan(
                 manager, record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup,
-                decorator: decorator)
+                decorator: decorator, parameterSlot: slot)
         case .singleton:
             let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
             // A value that needs no check is a hit as it stands; the singleton's lock nests inside
@@ -163,7 +176,7 @@ struct ResolutionRequest {
                 return ResolutionPlan(
                     manager, record: record, kind: .hitBoxed, options: hitOptions, hit: box, object: decorator)
             }
-            return planSingleton(manager, record, options, hitOptions, singleton, decorator, cacheParameter)
+            return planSingleton(manager, record, state, options, hitOptions, singleton, decorator, parameters)
         case .unique, .graph, .taskBound:
             return ResolutionPlan(manager, record: record, kind: .run, options: options, object: decorator)
         }
@@ -177,24 +190,21 @@ struct ResolutionRequest {
     /// plan runs its closure, or comes after and drops the reservation, so a value made by the
     /// replaced closure is never cached.
     private func planSingleton(
-        _ manager: ContainerManager, _ record: FactoryRecord, _ options: ResolutionOptions,
-        _ hitOptions: ResolutionOptions?,
-        _ singleton: Scope.Singleton, _ decorator: AnyObject?,
-        _ cacheParameter: (ResolutionOptions) -> AnyHashable?
-    ) -> ResolutionPlan {
-        let (lookup, entry) = singleton.lookup(
-            SingletonKey(factory: key, site: site), for: record,
-            parameter: scopedParameter(options, cacheParameter), timeToLive: options.timeToLive, reserve: reserve)
+        _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ options: ResolutionOptions,
+        _ hitOptions: ResolutionOptions?, _ singleton: Scope.Singleton, _ decorator: AnyObject?,
+        _ parameters: ParameterLookup?
+    ) -> ResolutionPlan? {
+        if options.scopeOnParameters && parameters == nil { return nil }
+        guard
+            let (lookup, entry, slot) = singleton.lookup(
+                SingletonKey(factory: key, site: site), for: record,
+                parameters: options.scopeOnParameters ? parameters : nil, dropped: state.dropped,
+                timeToLive: options.timeToLive, reserve: reserve)
+        else { return nil }
         if case .create(let flight) = lookup { flight.singletonSlot = (singleton, entry) }
         return ResolutionPlan(
             manager, record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup,
-            decorator: decorator)
-    }
-
-    private func scopedParameter(_ options: ResolutionOptions, _ cacheParameter: (ResolutionOptions) -> AnyHashable?)
-        -> AnyHashable?
-    {
-        options.scopeOnParameters ? cacheParameter(options) : nil
+            decorator: decorator, parameterSlot: slot)
     }
 
     /// Reserves a slot for creation by the current thread.
@@ -225,7 +235,7 @@ extension FactoryRegistration {
     func resolve(_ parameter: P) -> T {
         if Diagnostics.isObserving { return resolveObserved(parameter) }
         let request = request(observed: false)
-        let plan = ResolutionRequest.plan(request, in: container) { _ in parameter as? AnyHashable }
+        let plan = ResolutionRequest.plan(request, in: container) { ParameterKey(parameter) }
         if plan.options == nil {
             if plan.isHit { return plan.hitValue(as: T.self) }
             if plan.kind == .run { return runDefinition(parameter, key: request.key) }
@@ -268,7 +278,7 @@ extension FactoryRegistration {
     @usableFromInline
     func resolveObserved(_ parameter: P) -> T {
         let chain = ResolutionChain.current
-        let plan = ResolutionRequest.plan(request(observed: true), in: container) { _ in parameter as? AnyHashable }
+        let plan = ResolutionRequest.plan(request(observed: true), in: container) { ParameterKey(parameter) }
         let line = Diagnostics.observe(
             container: container, name: key.name, result: T.self, scope: plan.scope,
             // Inside an async factory's closure the parent is on the task's async stack; a lazily
@@ -332,15 +342,14 @@ extension FactoryRegistration {
         }
         TaskBoundCapture.check(resolving: description)
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
-        let cacheParameter = cacheParameter(plan.options, parameter)
+        let parameters = plan.options?.scopeOnParameters == true ? ParameterLookup(key: ParameterKey(parameter)) : nil
         let request = request(observed: false)
-        let lookup = block.lookup(
-            blockKey, parameter: cacheParameter, timeToLive: plan.timeToLive, reserve: request.reserve)
+        let (lookup, slot) = block.lookup(
+            blockKey, parameters: parameters, timeToLive: plan.timeToLive, reserve: request.reserve)
         let description = self.description
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             block.publish(
-                stored, key: blockKey, parameter: cacheParameter, for: flight, timestamp: timestamp,
-                label: description)
+                stored, key: blockKey, parameter: slot, for: flight, timestamp: timestamp, label: description)
         }
     }
 
@@ -385,21 +394,19 @@ extension FactoryRegistration {
         let flight = unsafeDowncast(plan.object.unsafelyUnwrapped, to: InFlight.self)
         let lookup = plan.kind == .create ? SlotLookup.create(flight) : SlotLookup.wait(flight)
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
-            let cacheParameter = cacheParameter(plan.options, parameter)
             if let (singleton, entry) = flight.singletonSlot {
-                singleton.publish(stored, in: entry, parameter: cacheParameter, for: flight, timestamp: timestamp)
+                singleton.publish(stored, in: entry, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
                 return
             }
             guard let (manager, record) = plan.place else { return }
             manager.withOwnState { _ in
-                record.cache.publish(stored, parameter: cacheParameter, for: flight, timestamp: timestamp)
+                record.cache.publish(stored, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
             }
         }
     }
 
-    /// The key of the value's slot among a `scopeOnParameters` factory's values; `nil` otherwise.
-    /// Worked out where needed rather than kept in the plan: `AnyHashable` is resilient, so
-    /// carrying one costs runtime calls on every resolution.
+    /// The parameter of a `scopeOnParameters` factory, which keys its values in a graph (held by
+    /// the resolving thread, under no lock); `nil` otherwise.
     func cacheParameter(_ options: ResolutionOptions?, _ parameter: P) -> AnyHashable? {
         options?.scopeOnParameters == true ? parameter as? AnyHashable : nil
     }

@@ -574,32 +574,26 @@ struct CoreReviewDefectTests {
     /// drained the cache, before the write returns: it may resolve from and register on the
     /// container.
     ///
-    /// Open (issue 37, item 2): drained keys are still released under the lock (SIGILL, "took one
-    /// of its locks recursively"). `withKnownIssue` fails the test once that is fixed.
+    /// Before parameter keys were handed over with a drained cache's values: SIGILL ("took one of
+    /// its locks recursively") 8/8 for each write.
     @Test(arguments: KeyDroppingWrite.allCases)
     func aParameterKeyIsReleasedAfterTheLockOnTheWritingThread(_ write: KeyDroppingWrite) async {
-        await withKnownIssue("issue 37, item 2: parameter keys are dropped under the lock") {
-            await #expect(processExitsWith: .success, "\(write.rawValue)") { [write] in
-                write.run()
-            }
+        await #expect(processExitsWith: .success, "\(write.rawValue)") { [write] in
+            write.run()
         }
     }
 
     /// 2b. A `scopeOnParameters` key whose `hash(into:)` and `==` resolve from and register on the
     /// container does not trap: neither runs under the container's lock.
     ///
-    /// Open (issue 37, item 2): keys are still hashed and compared under the lock (SIGILL).
+    /// Before keys were hashed and compared with no lock held: SIGILL 8/8.
     @Test func aParameterKeysHashAndEqualityMayUseTheContainer() async {
-        await withKnownIssue("issue 37, item 2: parameter keys are hashed under the lock") {
-            await #expect(processExitsWith: .success) {
-                ReviewChild.startWatchdog("resolving keys")
-                let container = Container.shared
-                let first = container.coreReviewResolvingKeyed(ResolvingKey(id: 1))
-                ReviewChild.check(
-                    container.coreReviewResolvingKeyed(ResolvingKey(id: 1)) === first, "not cached per key")
-                ReviewChild.check(
-                    container.coreReviewResolvingKeyed(ResolvingKey(id: 2)) !== first, "keys not told apart")
-            }
+        await #expect(processExitsWith: .success) {
+            ReviewChild.startWatchdog("resolving keys")
+            let container = Container.shared
+            let first = container.coreReviewResolvingKeyed(ResolvingKey(id: 1))
+            ReviewChild.check(container.coreReviewResolvingKeyed(ResolvingKey(id: 1)) === first, "not cached per key")
+            ReviewChild.check(container.coreReviewResolvingKeyed(ResolvingKey(id: 2)) !== first, "keys not told apart")
         }
     }
 
@@ -607,10 +601,8 @@ struct CoreReviewDefectTests {
     /// against a thread that registers on the container while holding that lock: the hash does
     /// not run under the container's lock.
     ///
-    /// Open (issue 37, item 2): deadlocks until the watchdog ends it after 25 s, so it is disabled
-    /// rather than run as a known issue on every test run.
-    @Test(.disabled("issue 37, item 2: parameter keys are hashed under the lock"))
-    func aParameterKeysHashTakingTheAppsLockDoesNotDeadlockAWriter() async {
+    /// Before keys were hashed with no lock held: a deadlock, ended by the watchdog, 5/5.
+    @Test func aParameterKeysHashTakingTheAppsLockDoesNotDeadlockAWriter() async {
         await #expect(processExitsWith: .success) {
             AppLock.registerWhileAKeyHashes()
         }

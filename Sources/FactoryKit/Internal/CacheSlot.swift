@@ -5,6 +5,9 @@ import Dispatch
 enum StoredValue: @unchecked Sendable {
     case strong(AnyObject)
     case weak(WeakBox)
+    /// Not a value: what a drained cache held besides its values (its table of parameter keys),
+    /// handed over with them only to be released after the lock.
+    case released(AnyObject)
 }
 
 extension StoredValue {
@@ -91,6 +94,8 @@ extension Optional where Wrapped == CacheSlot {
             return (box, true)
         case .weak(let box):
             return box.object.map { ($0, false) }
+        case .released:
+            return nil
         }
     }
 
@@ -152,15 +157,16 @@ extension Optional where Wrapped == CacheSlot {
 }
 
 /// The cache slots of one factory in one scope: a single slot, or one per parameter value for
-/// factories scoped with `scopeOnParameters`.
+/// factories scoped with `scopeOnParameters` (see `ParameterTable`, which is looked up with no
+/// lock held).
 @usableFromInline
 struct SlotGroup {
     @usableFromInline var slot: CacheSlot?
-    @usableFromInline var byParameter: [AnyHashable: CacheSlot] = [:]
+    var parameters: ParameterTable?
 
     init() {}
 
-    var isEmpty: Bool { slot == nil && byParameter.isEmpty }
+    var isEmpty: Bool { slot == nil && parameters?.isEmpty ?? true }
 
     /// The strongly held value of the parameterless slot, if it has one: the whole of a hit for
     /// a factory without `scopeOnParameters` or a time to live. Reads without copying the slot.
@@ -170,72 +176,74 @@ struct SlotGroup {
     }
 
     /// The parameterless slot's value if it holds a live one, as a hit without a time to live
-    /// finds it: a `ValueBox`, or the object a `shared` slot holds weakly. Reads only, so a
-    /// resolution sharing the lock with others may call it.
+    /// finds it: a `ValueBox`, or the object a `shared` slot holds weakly.
     var heldValue: (object: AnyObject, boxed: Bool)? {
         guard case .value(let stored, _)? = slot else { return nil }
         switch stored {
         case .strong(let box): return (box, true)
         case .weak(let box): return box.object.map { ($0, false) }
+        case .released: return nil
         }
     }
 
-    mutating func lookup(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
-        if parameter == nil { return slot.lookup(timeToLive: timeToLive, reserve: reserve) }
-        if let parameter {
-            return byParameter[parameter].lookup(timeToLive: timeToLive, reserve: reserve)
-        }
-        return slot.lookup(timeToLive: timeToLive, reserve: reserve)
+    mutating func lookup(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+        guard let parameter else { return slot.lookup(timeToLive: timeToLive, reserve: reserve) }
+        return parameter.slot.lookup(timeToLive: timeToLive, reserve: reserve)
     }
 
-    mutating func lookupAsync(parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
+    mutating func lookupAsync(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
         -> AsyncSlotLookup
     {
-        if let parameter {
-            return byParameter[parameter].lookupAsync(timeToLive: timeToLive, reserve: reserve)
-        }
-        return slot.lookupAsync(timeToLive: timeToLive, reserve: reserve)
+        guard let parameter else { return slot.lookupAsync(timeToLive: timeToLive, reserve: reserve) }
+        return parameter.slot.lookupAsync(timeToLive: timeToLive, reserve: reserve)
     }
 
     mutating func publishAsync(
-        _ stored: StoredValue?, parameter: AnyHashable?, for flight: AsyncFlightBase, timestamp: UInt64
+        _ stored: StoredValue?, parameter: ParameterSlot?, for flight: AsyncFlightBase, timestamp: UInt64
     ) {
         if let parameter {
-            byParameter[parameter].publishAsync(stored, for: flight, timestamp: timestamp)
+            parameter.slot.publishAsync(stored, for: flight, timestamp: timestamp)
         } else {
             slot.publishAsync(stored, for: flight, timestamp: timestamp)
         }
     }
 
-    mutating func publish(_ stored: StoredValue?, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64) {
+    mutating func publish(_ stored: StoredValue?, parameter: ParameterSlot?, for flight: InFlight, timestamp: UInt64) {
         if let parameter {
-            byParameter[parameter].publish(stored, for: flight, timestamp: timestamp)
+            parameter.slot.publish(stored, for: flight, timestamp: timestamp)
         } else {
             slot.publish(stored, for: flight, timestamp: timestamp)
         }
     }
 
-    mutating func removeAll() {
-        slot = nil
-        if !byParameter.isEmpty { byParameter.removeAll() }
-    }
-
-    /// Empties the group and hands over the values it held, for shutting down or for releasing
-    /// once no lock is held.
+    /// Empties the group and hands over the values it held, with its table of parameter keys,
+    /// for shutting down or for releasing once no lock is held.
     @usableFromInline
     mutating func drain() -> [StoredValue] {
         var values: [StoredValue] = []
         if case .value(let stored, _)? = slot { values.append(stored) }
-        for case .value(let stored, _) in byParameter.values { values.append(stored) }
-        removeAll()
+        slot = nil
+        if let parameters {
+            for case .value(let stored, _)? in parameters.slots.values.map(\.slot) { values.append(stored) }
+            values.append(.released(parameters))
+            self.parameters = nil
+        }
         return values
     }
 
-    /// A copy with only finished values, for snapshots and singleton clones.
+    /// A copy with only finished values, for snapshots and singleton clones. The copy's table has
+    /// the same keys in new slots, made without hashing or comparing a key.
     var settled: SlotGroup {
         var copy = SlotGroup()
         if let slot, slot.isValue { copy.slot = slot }
-        copy.byParameter = byParameter.filter { $0.value.isValue }
+        if let parameters {
+            copy.parameters = ParameterTable(
+                parameters.slots.mapValues { original in
+                    let slot = ParameterSlot()
+                    if let value = original.slot, value.isValue { slot.slot = value }
+                    return slot
+                })
+        }
         return copy
     }
 }

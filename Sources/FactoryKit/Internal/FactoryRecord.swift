@@ -137,32 +137,12 @@ final class FactoryRecord {
         once = options.once
     }
 
-    /// Looks up this factory's value in the container cache for `scope`, reserving the slot if
-    /// the value must be created. A scope change since the values were made drops them.
-    func lookupCache(
-        scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight
-    ) -> SlotLookup {
-        let dropped = useCache(of: scope)
-        if dropped.isEmpty { return cache.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve) }
-        return cache.lookup(parameter: parameter, timeToLive: timeToLive) {
-            let flight = reserve()
-            flight.replaced += dropped
-            return flight
-        }
-    }
-
-    /// The asynchronous counterpart of `lookupCache`.
-    @usableFromInline
-    func lookupCacheAsync(
-        scope: ObjectIdentifier, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
-    ) -> AsyncSlotLookup {
-        let dropped = useCache(of: scope)
-        if dropped.isEmpty { return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve) }
-        return cache.lookupAsync(parameter: parameter, timeToLive: timeToLive) {
-            let flight = reserve()
-            flight.replaced += dropped
-            return flight
-        }
+    /// Makes `cache` hold values of `scope`: a scope change since the values were made drops
+    /// them, into `dropped`, to be released after the lock.
+    func useCache(of scope: ObjectIdentifier, dropping dropped: DroppedValues) {
+        guard cacheScope != scope else { return }
+        if !cache.isEmpty { dropped.keep(cache.drain()) }
+        cacheScope = scope
     }
 
     /// The value a `cached` or `shared` hit hands over as it stands, with `options` naming the
@@ -175,15 +155,6 @@ final class FactoryRecord {
         return cache.heldValue
     }
 
-    /// Makes `cache` hold values of `scope`, handing over those another scope made. The cache is
-    /// then empty, so the lookup that follows reserves a slot, and its flight carries them to be
-    /// released once no lock is held.
-    func useCache(of scope: ObjectIdentifier) -> [StoredValue] {
-        guard cacheScope != scope else { return [] }
-        let dropped = cache.isEmpty ? [] : cache.drain()
-        cacheScope = scope
-        return dropped
-    }
 }
 
 /// The options one synchronous resolution reads, frozen: built under the manager's lock after a

@@ -116,12 +116,17 @@ extension Scope {
         /// `FactoryRecord.singletonEntry`), which saves the dictionary lookup while it still
         /// belongs to this cache and was not removed since.
         func lookup(
-            _ key: SingletonKey, for record: FactoryRecord, parameter: AnyHashable?, timeToLive: UInt64?,
-            reserve: () -> InFlight
-        ) -> (SlotLookup, SingletonEntry) {
+            _ key: SingletonKey, for record: FactoryRecord, parameters: ParameterLookup?, dropped: DroppedValues,
+            timeToLive: UInt64?, reserve: () -> InFlight
+        ) -> (SlotLookup, SingletonEntry, ParameterSlot?)? {
             storage.withLock { entries in
                 let entry = self.entry(for: key, remembering: record, in: &entries)
-                return (entry.group.lookup(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
+                var slot: ParameterSlot?
+                if let parameters {
+                    guard let chosen = parameters.slot(in: &entry.group, dropped: dropped) else { return nil }
+                    slot = chosen
+                }
+                return (entry.group.lookup(parameter: slot, timeToLive: timeToLive, reserve: reserve), entry, slot)
             }
         }
 
@@ -160,7 +165,7 @@ extension Scope {
 
         /// Publishes a value created for `entry`.
         func publish(
-            _ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: InFlight,
+            _ stored: StoredValue?, in entry: SingletonEntry, parameter: ParameterSlot?, for flight: InFlight,
             timestamp: UInt64
         ) {
             storage.withLock { _ in
@@ -171,19 +176,26 @@ extension Scope {
         /// The asynchronous counterpart of `lookup`.
         @usableFromInline
         func lookupAsync(
-            _ key: SingletonKey, for record: FactoryRecord, parameter: AnyHashable?, timeToLive: UInt64?,
-            reserve: () -> AsyncFlightBase
-        ) -> (AsyncSlotLookup, SingletonEntry) {
+            _ key: SingletonKey, for record: FactoryRecord, parameters: ParameterLookup?, dropped: DroppedValues,
+            timeToLive: UInt64?, reserve: () -> AsyncFlightBase
+        ) -> (AsyncSlotLookup, SingletonEntry, ParameterSlot?)? {
             storage.withLock { entries in
                 let entry = self.entry(for: key, remembering: record, in: &entries)
-                return (entry.group.lookupAsync(parameter: parameter, timeToLive: timeToLive, reserve: reserve), entry)
+                var slot: ParameterSlot?
+                if let parameters {
+                    guard let chosen = parameters.slot(in: &entry.group, dropped: dropped) else { return nil }
+                    slot = chosen
+                }
+                return (
+                    entry.group.lookupAsync(parameter: slot, timeToLive: timeToLive, reserve: reserve), entry, slot
+                )
             }
         }
 
         /// Publishes (or drops) the outcome of an asynchronous creation for `entry`.
         @usableFromInline
         func publishAsync(
-            _ stored: StoredValue?, in entry: SingletonEntry, parameter: AnyHashable?, for flight: AsyncFlightBase,
+            _ stored: StoredValue?, in entry: SingletonEntry, parameter: ParameterSlot?, for flight: AsyncFlightBase,
             timestamp: UInt64
         ) {
             storage.withLock { _ in

@@ -97,6 +97,8 @@ enum ScopedShutdown {
             case .weak(let box):
                 guard let instance = box.object as? any Shutdownable else { return nil }
                 return (box.order, instance)
+            case .released:
+                return nil
             }
         }
         .sorted { $0.0 > $1.0 }
@@ -158,27 +160,51 @@ final class ScopeBlock: @unchecked Sendable {
         blocks[ObjectIdentifier(scope)] ?? ValidationSink.current?.block(for: scope)
     }
 
+    /// Looks the value of `key` up, reserving its slot if it must be created; for a
+    /// `scopeOnParameters` factory, in the slot `parameters` chooses with no lock held.
     @usableFromInline
-    func lookup(_ key: BlockKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
-        state.withLock { state in
-            state.groups[key, default: SlotGroup()].lookup(
-                parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+    func lookup(_ key: BlockKey, parameters: ParameterLookup?, timeToLive: UInt64?, reserve: () -> InFlight)
+        -> (SlotLookup, ParameterSlot?)
+    {
+        withParameterSlot(key, parameters) { group, slot in
+            group.lookup(parameter: slot, timeToLive: timeToLive, reserve: reserve)
         }
     }
 
     @usableFromInline
-    func lookupAsync(_ key: BlockKey, parameter: AnyHashable?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
-        -> AsyncSlotLookup
-    {
-        state.withLock { state in
-            state.groups[key, default: SlotGroup()].lookupAsync(
-                parameter: parameter, timeToLive: timeToLive, reserve: reserve)
+    func lookupAsync(
+        _ key: BlockKey, parameters: ParameterLookup?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
+    ) -> (AsyncSlotLookup, ParameterSlot?) {
+        withParameterSlot(key, parameters) { group, slot in
+            group.lookupAsync(parameter: slot, timeToLive: timeToLive, reserve: reserve)
+        }
+    }
+
+    /// Runs `body` under the block's lock on the group of `key` and the parameter's slot, choosing
+    /// the slot again, with no lock held, while the group's table changes under the choice.
+    private func withParameterSlot<Lookup>(
+        _ key: BlockKey, _ parameters: ParameterLookup?, _ body: (inout SlotGroup, ParameterSlot?) -> Lookup
+    ) -> (Lookup, ParameterSlot?) {
+        let dropped = DroppedValues()
+        while true {
+            let result = state.withLock { state -> (Lookup, ParameterSlot?)? in
+                var slot: ParameterSlot?
+                if let parameters {
+                    guard let chosen = parameters.slot(in: &state.groups[key, default: SlotGroup()], dropped: dropped)
+                    else { return nil }
+                    slot = chosen
+                }
+                return (body(&state.groups[key, default: SlotGroup()], slot), slot)
+            }
+            withExtendedLifetime(dropped.take()) {}
+            if let result { return result }
+            parameters?.choose()
         }
     }
 
     @usableFromInline
     func publish(
-        _ stored: StoredValue?, key: BlockKey, parameter: AnyHashable?, for flight: InFlight, timestamp: UInt64,
+        _ stored: StoredValue?, key: BlockKey, parameter: ParameterSlot?, for flight: InFlight, timestamp: UInt64,
         label: String
     ) {
         state.withLock { state in
@@ -190,7 +216,7 @@ final class ScopeBlock: @unchecked Sendable {
 
     @usableFromInline
     func publishAsync(
-        _ stored: StoredValue?, key: BlockKey, parameter: AnyHashable?, for flight: AsyncFlightBase,
+        _ stored: StoredValue?, key: BlockKey, parameter: ParameterSlot?, for flight: AsyncFlightBase,
         timestamp: UInt64, label: String
     ) {
         state.withLock { state in
@@ -204,7 +230,7 @@ final class ScopeBlock: @unchecked Sendable {
         switch stored {
         case .strong(let box)?: return (box as? AnyValueBox)?.anyValue as? any Shutdownable
         case .weak(let box)?: return box.object as? any Shutdownable
-        case nil: return nil
+        case .released?, nil: return nil
         }
     }
 
