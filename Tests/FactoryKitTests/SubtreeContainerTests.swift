@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 // `withContainer(_:_:)` for `Container` gives the views below it a child container
-// (`SubtreeContainerCache`, `ViewContainers.registering`), made with
-// `ContainerManager.inherit(from:)`. These test the platform-neutral part; the SwiftUI part runs
-// in the stand-in host (.ci/check-swiftui).
+// (`SubtreeContainerCache`, `ViewContainers.registering`), made with `Container(childOf:)`, which
+// reads through to its parent. These test the platform-neutral part; the SwiftUI part runs in the
+// stand-in host (.ci/check-swiftui).
 
 final class InheritedService {}
 
@@ -15,94 +15,86 @@ extension Container {
     var inheritedCached: Factory<InheritedService> { self { InheritedService() }.cached }
     var inheritedUnique: Factory<InheritedService> { self { InheritedService() } }
     var inheritedFarewell: Factory<String> { self { "live farewell" } }
+    var inheritedDecorated: Factory<InheritedService> { self { InheritedService() } }
 }
 
 @Suite(.container)
 struct ContainerInheritanceTests {
-    @Test func aChildStartsWithItsParentsRegistrationsAndCachedValues() {
+    /// The child reads the parent's registration, but a value the parent cached a moment before
+    /// is the parent's: the child makes its own (issue 37: what a subtree's model is built with
+    /// must not depend on what the parent cached first).
+    @Test func aChildReadsItsParentsRegistrationsAndKeepsScopedValuesOfItsOwn() {
         let parent = Container()
         parent.inheritedGreeting.register { "parent's" }
         let cachedBefore = parent.inheritedCached()
-        let child = Container()
-        child.manager.inherit(from: parent.manager)
+        let child = Container(childOf: parent)
         #expect(child.inheritedGreeting() == "parent's")
-        #expect(child.inheritedCached() === cachedBefore)
+        #expect(child.inheritedCached() !== cachedBefore)
+        #expect(child.inheritedCached() === child.inheritedCached())
+        #expect(parent.inheritedCached() === cachedBefore)
     }
 
-    @Test func afterwardsTheTwoContainersChangeIndependently() {
+    @Test func whatTheChildRegistersStaysInTheChild() {
         let parent = Container()
-        let child = Container()
-        child.manager.inherit(from: parent.manager)
+        let child = Container(childOf: parent)
         child.inheritedGreeting.register { "child's" }
-        parent.inheritedUnique.register { InheritedService() }
         #expect(parent.inheritedGreeting() == "live")
         #expect(child.inheritedGreeting() == "child's")
-        #expect(child.inheritedCached() !== parent.inheritedCached())
     }
 
-    @Test func theParentsDefaultScopeAndContextOverridesAreKept() {
+    @Test func theParentsDefaultScopeDecoratorsAndContextOverridesApply() {
         let parent = Container()
         parent.manager.defaultScope = .cached
         // An argument context, which applies in release builds too (`onTest` does not).
         parent.inheritedGreeting.onArg("subtree-inherited-override") { "arg override" }
         FactoryContext.setArg("subtree-inherited-override", forKey: "subtree-inherited-override")
         defer { FactoryContext.removeArg(forKey: "subtree-inherited-override") }
-        let child = Container()
-        child.manager.inherit(from: parent.manager)
-        #expect(child.manager.defaultScope === Scope.cached)
+        let decorated = Counter()
+        parent.inheritedDecorated.decorator { _ in _ = decorated.next() }
+        let child = Container(childOf: parent)
         #expect(child.inheritedUnique() === child.inheritedUnique())
+        #expect(child.inheritedUnique() !== parent.inheritedUnique())
         #expect(child.inheritedGreeting() == "arg override")
+        _ = child.inheritedDecorated()
+        #expect(decorated.next() == 2)
     }
-}
 
-@Suite(.container)
-struct ContainerFollowingTests {
-    @Test func aChildTakesWhatItsParentChangesLaterUnlessItChangedThatFactoryItself() {
+    /// No copy to keep in step: what the parent registers or resets later reaches the child at
+    /// once, for every factory the child has not registered itself.
+    @Test func whatTheParentChangesLaterReachesTheChildUnlessItChangedThatFactoryItself() {
         let parent = Container()
-        let child = Container()
-        var inherited = child.manager.inherit(from: parent.manager)
+        let child = Container(childOf: parent)
         child.inheritedGreeting.register { "child's" }
         parent.inheritedGreeting.register { "parent's greeting" }
         parent.inheritedFarewell.register { "parent's farewell" }
-        #expect(child.inheritedFarewell() == "live farewell")
-
-        child.manager.follow(parent.manager, since: &inherited)
-
         #expect(child.inheritedFarewell() == "parent's farewell")
         #expect(child.inheritedGreeting() == "child's")
-    }
-
-    @Test func aResetOnTheParentReachesTheChild() {
-        let parent = Container()
-        parent.inheritedFarewell.register { "parent's farewell" }
-        let child = Container()
-        var inherited = child.manager.inherit(from: parent.manager)
         parent.manager.reset(options: .registration)
-        child.manager.follow(parent.manager, since: &inherited)
         #expect(child.inheritedFarewell() == "live farewell")
     }
 
-    @Test func aFactoryTheParentRegisteredAgainDropsTheChildsCachedValue() {
+    /// A registration the parent makes later drops the value the child cached with the previous
+    /// one, as a `register` on the child would.
+    @Test func aFactoryTheParentRegistersAgainDropsTheChildsCachedValue() {
         let parent = Container()
-        let child = Container()
-        var inherited = child.manager.inherit(from: parent.manager)
+        let child = Container(childOf: parent)
         let cachedByChild = child.inheritedCached()
         let replacement = InheritedService()
         parent.inheritedCached.register { replacement }
-        child.manager.follow(parent.manager, since: &inherited)
         #expect(child.inheritedCached() === replacement)
         #expect(child.inheritedCached() !== cachedByChild)
     }
 
-    @Test func followingTwiceTakesNothingTwice() {
+    /// A child of a child reads through both, the nearest first.
+    @Test func aGrandchildReadsThroughEveryAncestorTheNearestFirst() {
         let parent = Container()
-        let child = Container()
-        var inherited = child.manager.inherit(from: parent.manager)
+        parent.inheritedGreeting.register { "parent's" }
         parent.inheritedFarewell.register { "parent's farewell" }
-        child.manager.follow(parent.manager, since: &inherited)
-        child.inheritedFarewell.register { "child's own since" }
-        child.manager.follow(parent.manager, since: &inherited)
-        #expect(child.inheritedFarewell() == "child's own since")
+        let child = Container(childOf: parent)
+        child.inheritedGreeting.register { "child's" }
+        let grandchild = Container(childOf: child)
+        #expect(grandchild.inheritedGreeting() == "child's")
+        #expect(grandchild.inheritedFarewell() == "parent's farewell")
     }
 }
 
@@ -296,6 +288,19 @@ struct CustomContainerSubtreeTests {
         below.make { () -> Void in feature.subtitle.register { "registered by an object" } }
         #expect(below.resolve(\SceneFeatureContainer.subtitle) == "registered by an object")
         #expect(feature.subtitle() == "live subtitle")
+    }
+
+    /// A task started while an object is created inherits the route, and resolves from the child
+    /// whenever it runs: after the route's block has ended, with no route bound anywhere else
+    /// (issue 37, defect 4: it read the parent then, and the child only while some unrelated
+    /// route was bound elsewhere in the process).
+    @Test func aTaskStartedInsideARouteResolvesFromTheChildWhateverElseIsBound() async {
+        let feature = SceneFeatureContainer()
+        let below = below(feature, SubtreeRegistration(\SceneFeatureContainer.heading) { "mock" })
+        let started = below.make { Task { feature.heading() } }
+        #expect(await started.value == "mock")
+        let outside = Task { feature.heading() }
+        #expect(await outside.value == "live heading")
     }
 
     /// Reads made on other threads, how many saw the wrong value, and whether to go on. An

@@ -17,8 +17,15 @@ public nonisolated final class Container: SharedContainer, @unchecked Sendable {
     @TaskLocal public static var shared = Container()
 
     /// This container's registrations, options and caches.
-    public let manager = ContainerManager()
+    public let manager: ContainerManager
 
     /// Creates an empty container.
-    public init() {}
+    public init() {
+        manager = ContainerManager()
+    }
+
+    /// A subtree's child of `parent` (see `ContainerManager.init(parent:)`).
+    package init(childOf parent: Container) {
+        manager = ContainerManager(parent: parent.manager)
+    }
 }

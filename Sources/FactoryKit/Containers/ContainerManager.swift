@@ -65,9 +65,26 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         return result
     }
 
+    /// The manager a subtree's child reads through to for what it has not set itself (SwiftUI's
+    /// `withContainer(_:_:)`); `nil` for every other manager.
+    let parent: ContainerManager?
+
     /// Creates an empty manager.
     public init() {
+        parent = nil
         lockedState = Locked(ManagerState())
+    }
+
+    /// A subtree's child of `parent`: it reads `parent`'s registrations, context overrides,
+    /// decorators, scopes and settings for what it does not set itself, at each resolution, and
+    /// keeps scoped values of its own from the start. Its own `autoRegister()` never runs: what
+    /// the parent's registered is read through.
+    package init(parent: ContainerManager) {
+        self.parent = parent
+        var state = ManagerState()
+        state.autoRegistration = .done
+        state.promiseTriggersError = parent.promiseTriggersError
+        lockedState = Locked(state)
     }
 
     /// The scope of every factory on this container that does not name one; `nil` means `unique`.

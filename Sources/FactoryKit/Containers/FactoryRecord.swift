@@ -61,6 +61,11 @@ final class FactoryRecord {
     /// that empties it hands the values over (`drain()`) to be released after the lock.
     @usableFromInline @exclusivity(unchecked) var cache = SlotGroup()
     @usableFromInline @exclusivity(unchecked) var cacheScope: ObjectIdentifier?
+    /// The registration a subtree's child read through to when it made its cached values (see
+    /// `useCache`).
+    @exclusivity(unchecked) var cacheRegistration: AnyObject? {
+        willSet { dropped.keep(cacheRegistration) }
+    }
 
     /// How `validate` resolves the registered factory, which it cannot name otherwise: a type, so
     /// remembering it allocates nothing.
@@ -82,25 +87,46 @@ final class FactoryRecord {
     }
 
     /// Rebuilds the options a resolution reads (`resolution`) if a write made them stale. Under the
-    /// manager's lock.
-    func refreshResolutionIfStale(in state: ManagerState) {
-        if !isResolutionCurrent { refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator) }
+    /// manager's lock. In a subtree's child (`parent` set), rebuilt for every resolution, from
+    /// what the record holds and, for what it does not, what its ancestors hold now: there is no
+    /// copy to keep in step.
+    func refreshResolutionIfStale(in state: ManagerState, parent: ContainerManager?) {
+        if let parent {
+            refreshResolution(
+                defaultScope: state.defaultScope, decorator: state.decorator,
+                inheriting: parent.inheritedOptions(for: key))
+            isResolutionCurrent = false
+        } else if !isResolutionCurrent {
+            refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator)
+        }
     }
 
-    @usableFromInline
-    func refreshResolution(defaultScope: Scope?, decorator containerDecorator: ((Any) -> Void)?) {
-        let scope = scope ?? defaultScope
+    func refreshResolution(
+        defaultScope: Scope?, decorator containerDecorator: ((Any) -> Void)?,
+        inheriting inherited: InheritedOptions? = nil
+    ) {
+        let registration = registration ?? inherited?.registration
+        let contexts = contexts ?? inherited?.contexts
+        let inheritedDecorator = decorator == nil ? inherited?.decorator : nil
+        let containerDecorator = containerDecorator ?? inherited?.containerDecorator
+        let scope = scope ?? inherited?.scope ?? defaultScope ?? inherited?.defaultScope
         let isPlain =
-            registration == nil && contexts == nil && decorator == nil && containerDecorator == nil
-            && (scope == nil || scope?.kind == .unique)
+            registration == nil && contexts == nil && decorator == nil && inheritedDecorator == nil
+            && containerDecorator == nil && (scope == nil || scope?.kind == .unique)
         resolution =
             isPlain
             ? nil
             : ResolutionOptions(
                 registration: registration, contexts: contexts, scope: scope, timeToLive: timeToLive,
-                hasDecorator: decorator != nil, containerDecorator: containerDecorator,
-                scopeOnParameters: scopeOnParameters)
+                hasDecorator: decorator != nil || inheritedDecorator != nil, inheritedDecorator: inheritedDecorator,
+                containerDecorator: containerDecorator, scopeOnParameters: scopeOnParameters)
         isResolutionCurrent = true
+    }
+
+    /// The factory's own decorator for a resolution with `options`: the record's, or in a
+    /// subtree's child, the one it reads through to.
+    func decorator(for options: ResolutionOptions) -> AnyObject? {
+        options.hasDecorator ? decorator ?? options.inheritedDecorator : nil
     }
 
     /// Forgets every option (a reset of `.all`).
@@ -137,12 +163,15 @@ final class FactoryRecord {
         once = options.once
     }
 
-    /// Makes `cache` hold values of `scope`: a scope change since the values were made drops
-    /// them, into `dropped`, to be released after the lock.
-    func useCache(of scope: ObjectIdentifier, dropping dropped: DroppedValues) {
-        guard cacheScope != scope else { return }
+    /// Makes `cache` hold values of `scope` made with `registration`: a scope change since the
+    /// values were made drops them, into `dropped`, to be released after the lock. `registration`
+    /// is what a subtree's child reads through to an ancestor (`nil` elsewhere): one registered
+    /// there since drops the child's values, as a `register` on the child would.
+    func useCache(of scope: ObjectIdentifier, madeWith registration: AnyObject?, dropping dropped: DroppedValues) {
+        guard cacheScope != scope || cacheRegistration !== registration else { return }
         if !cache.isEmpty { dropped.keep(cache.drain()) }
         cacheScope = scope
+        cacheRegistration = registration
     }
 
     /// The value a `cached` or `shared` hit hands over as it stands, with `options` naming the
@@ -167,8 +196,11 @@ final class ResolutionOptions {
     /// The factory's scope, or else its container's default scope.
     @usableFromInline let scope: Scope?
     @usableFromInline let timeToLive: UInt64?
-    /// Whether the factory has a decorator of its own, which the resolution reads from the record.
+    /// Whether the factory has a decorator of its own, which the resolution reads from the record
+    /// (see `FactoryRecord.decorator(for:)`).
     @usableFromInline let hasDecorator: Bool
+    /// The decorator a subtree's child reads through to its parent, when it has none itself.
+    let inheritedDecorator: AnyObject?
     @usableFromInline let containerDecorator: ((Any) -> Void)?
     @usableFromInline let scopeOnParameters: Bool
     /// Whether `contexts` and `registration` are set: testing the references themselves retains
@@ -189,8 +221,10 @@ final class ResolutionOptions {
     @usableFromInline
     init(
         registration: AnyObject?, contexts: ContextOverrides?, scope: Scope?, timeToLive: UInt64?,
-        hasDecorator: Bool, containerDecorator: ((Any) -> Void)?, scopeOnParameters: Bool
+        hasDecorator: Bool, inheritedDecorator: AnyObject?, containerDecorator: ((Any) -> Void)?,
+        scopeOnParameters: Bool
     ) {
+        self.inheritedDecorator = inheritedDecorator
         self.registration = registration
         self.contexts = contexts
         self.scope = scope

@@ -180,17 +180,21 @@ extension AsyncFactoryRegistration {
         container.manager.withState(of: container) { state, manager -> AsyncResolutionPlan? in
             let record = state.record(for: key)
             var plan = AsyncResolutionPlan(manager, record: record)
-            plan.containerDecorator = state.decorator
-            plan.registration = record.registration
-            plan.contexts = record.contexts
+            // A subtree's child reads through to its ancestors for what it has not set itself.
+            let inherited = manager.parent?.inheritedOptions(for: key)
+            plan.containerDecorator = state.decorator ?? inherited?.containerDecorator
+            plan.registration = record.registration ?? inherited?.registration
+            plan.contexts = record.contexts ?? inherited?.contexts
             plan.timeToLive = record.timeToLive
-            plan.decorator = record.decorator
+            plan.decorator = record.decorator ?? inherited?.decorator
             // A default scope is not applied: only `Sendable` results may be scoped, and the
             // container cannot check that for a scope it imposes.
-            plan.scope = record.scope
+            plan.scope = record.scope ?? inherited?.scope
             plan.scopeOnParameters = record.scopeOnParameters
             if let scope = plan.scope, scope.kind == .cached || scope.kind == .shared {
-                record.useCache(of: ObjectIdentifier(scope), dropping: state.dropped)
+                record.useCache(
+                    of: ObjectIdentifier(scope), madeWith: record.registration == nil ? inherited?.registration : nil,
+                    dropping: state.dropped)
                 if record.scopeOnParameters {
                     guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
                     plan.parameterSlot = chosen
@@ -285,8 +289,9 @@ enum AsyncPlainHit {
     /// The `ValueBox` a scope holds strongly for the factory, if it has nothing to decorate or check.
     @usableFromInline
     static func box(container: any ManagedContainer, key: FactoryKey, site: DefinitionSite) -> AnyObject? {
-        container.manager.withState(of: container) { state -> AnyObject? in
-            guard state.decorator == nil else { return nil }
+        container.manager.withState(of: container) { state, manager -> AnyObject? in
+            // A subtree's child goes the full way, which reads through to its parent.
+            guard state.decorator == nil, manager.parent == nil else { return nil }
             return state.withRecord(for: key) { record, _ -> AnyObject? in
                 guard let scope = record.scope, record.decorator == nil, record.timeToLive == nil,
                     !record.scopeOnParameters

@@ -129,12 +129,12 @@ struct ResolutionRequest {
     private func plan(
         _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ parameters: ParameterLookup?
     ) -> ResolutionPlan? {
-        record.refreshResolutionIfStale(in: state)
+        record.refreshResolutionIfStale(in: state, parent: manager.parent)
         guard let options = record.resolution else {
             return ResolutionPlan(manager, record: record, kind: .run, options: nil)
         }
         guard let scope = options.scope else {
-            let decorator = options.hasDecorator ? record.decorator : nil
+            let decorator = record.decorator(for: options)
             return ResolutionPlan(manager, record: record, kind: .run, options: options, object: decorator)
         }
         return plan(manager, record, state, options, scope, parameters)
@@ -145,19 +145,22 @@ struct ResolutionRequest {
         _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ options: ResolutionOptions,
         _ scope: Scope, _ parameters: ParameterLookup?
     ) -> ResolutionPlan? {
-        let decorator = options.hasDecorator ? record.decorator : nil
+        let decorator = record.decorator(for: options)
         // A hit's plan carries the options only when something reads them afterwards: a
         // decorator, or the trace and graph recordings, which name the scope.
         let hitOptions = observed ? options : options.forHit
         switch scope.kind {
         case .cached, .shared:
-            // A hit without a parameter or a time to live to check.
-            if let (value, boxed) = record.uncheckedHit(options) {
+            // A hit without a parameter or a time to live to check (a subtree's child also checks
+            // what its values were made with, below).
+            if manager.parent == nil, let (value, boxed) = record.uncheckedHit(options) {
                 return ResolutionPlan(
                     manager, record: record, options: hitOptions, lookup: .hit(value, boxed: boxed),
                     decorator: decorator)
             }
-            record.useCache(of: ObjectIdentifier(scope), dropping: state.dropped)
+            record.useCache(
+                of: ObjectIdentifier(scope), madeWith: manager.parent == nil ? nil : options.registration,
+                dropping: state.dropped)
             var slot: ParameterSlot?
             if options.scopeOnParameters {
                 guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
@@ -308,8 +311,8 @@ extension FactoryRegistration {
 
     /// The factory's own decorator, read again for plans whose `object` holds something else.
     func currentDecorator(of plan: ResolutionPlan) -> AnyObject? {
-        guard let (manager, record) = plan.place else { return nil }
-        return manager.withOwnState { _ in record.decorator }
+        guard let (manager, record) = plan.place, let options = plan.options else { return nil }
+        return manager.withOwnState { _ in record.decorator(for: options) }
     }
 
     func produce(_ plan: ResolutionPlan, _ parameter: P) -> (T, ValueOrigin) {

@@ -37,8 +37,9 @@ package final class SubtreeRegistration: @unchecked Sendable {
 
 /// Makes, and keeps for as long as the modifier that owns it, the children a part of a view
 /// hierarchy resolves from: new containers (for `Container`) or managers (for custom container
-/// types) that start from everything their parent holds (``ContainerManager/inherit(from:)``),
-/// with the subtree's registrations applied on top.
+/// types) that read through to their parent for whatever they do not set themselves
+/// (``ContainerManager/init(parent:)``), with the subtree's registrations applied, and keep their
+/// scoped values of their own from the start.
 ///
 /// It keeps one child per parent: a modifier's `@State` may be shared by identities that render
 /// the same view value (the windows of a `WindowGroup`), each below its own parent.
@@ -48,7 +49,6 @@ package final class SubtreeContainerCache {
         weak var parent: AnyObject?
         let registrations: [ObjectIdentifier]
         let child: AnyObject
-        let link: SubtreeLink
     }
     private var children: [ObjectIdentifier: Kept] = [:]
 
@@ -56,74 +56,46 @@ package final class SubtreeContainerCache {
     package init() {}
 
     /// The child of `parent` with `registrations` applied in order (the last wins for the same
-    /// factory), and its link to `parent`. The same child while `parent` and `registrations`
-    /// stay the same, brought up to date with what `parent` has changed since.
-    package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> (Container, SubtreeLink)
-    {
+    /// factory): the same child while `parent` and `registrations` stay the same.
+    package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> Container {
         cached(parent, registrations) {
-            let child = Container()
-            let link = SubtreeLink(child: child.manager, parent: parent.manager)
+            let child = Container(childOf: parent)
             for registration in registrations { registration.apply(to: child) }
-            return (child, link)
+            return child
         }
     }
 
     /// The child of `parent`, the manager that views reaching `container` use now, with
-    /// `registrations` applied to it through a route from `container`'s own manager, and its link
-    /// to `parent`.
+    /// `registrations` applied to it through a route from `container`'s own manager.
     func child(
         of parent: ContainerManager, reachedThrough container: any SharedContainer,
         applying registrations: [SubtreeRegistration]
-    ) -> (ContainerManager, SubtreeLink) {
+    ) -> ContainerManager {
         cached(parent, registrations) {
-            let child = ContainerManager()
-            let link = SubtreeLink(child: child, parent: parent)
+            let child = ContainerManager(parent: parent)
             let original = container.manager
             let route = ManagerRoutes.Route(original: original, target: child)
             ManagerRoutes.withRoutes([ObjectIdentifier(original): route]) {
                 for registration in registrations { registration.apply(to: container) }
             }
-            return (child, link)
+            return child
         }
     }
 
     private func cached<Child: AnyObject>(
-        _ parent: AnyObject, _ registrations: [SubtreeRegistration], make: () -> (Child, SubtreeLink)
-    ) -> (Child, SubtreeLink) {
+        _ parent: AnyObject, _ registrations: [SubtreeRegistration], make: () -> Child
+    ) -> Child {
         let ids = registrations.map(ObjectIdentifier.init)
         let key = ObjectIdentifier(parent)
         if let kept = children[key], kept.parent === parent, kept.registrations == ids,
             let child = kept.child as? Child
         {
-            kept.link.refresh()
-            return (child, kept.link)
+            return child
         }
         children = children.filter { $0.value.parent != nil }
-        let (child, link) = make()
-        children[key] = Kept(parent: parent, registrations: ids, child: child, link: link)
-        return (child, link)
-    }
-}
-
-/// A subtree's child manager and the parent it started from. The child takes what the parent
-/// changes later (``ContainerManager/follow(_:since:)``) each time the modifier updates and each
-/// time a view below it creates its object.
-@MainActor
-package final class SubtreeLink {
-    private let child: ContainerManager
-    private let parent: ContainerManager
-    private var inherited: ContainerManager.InheritedOptions
-
-    /// Makes `child` start from what `parent` holds now.
-    init(child: ContainerManager, parent: ContainerManager) {
-        self.child = child
-        self.parent = parent
-        inherited = child.inherit(from: parent)
-    }
-
-    /// Brings the child up to date with what the parent has changed since.
-    func refresh() {
-        child.follow(parent, since: &inherited)
+        let child = make()
+        children[key] = Kept(parent: parent, registrations: ids, child: child)
+        return child
     }
 }
 
@@ -159,17 +131,11 @@ extension ViewContainers {
         cache: SubtreeContainerCache
     ) -> ViewContainers {
         var copy = self
-        let link: SubtreeLink
         if let container = container as? Container {
-            let made = cache.child(of: container, applying: registrations)
-            copy = installing(made.0)
-            link = made.1
+            copy = installing(cache.child(of: container, applying: registrations))
         } else {
-            let made = cache.child(of: parent, reachedThrough: container, applying: registrations)
-            copy.route(container, to: made.0)
-            link = made.1
+            copy.route(container, to: cache.child(of: parent, reachedThrough: container, applying: registrations))
         }
-        copy.links.append(link)
         return copy
     }
 

@@ -20,8 +20,6 @@ package struct ViewContainers: Sendable {
     package internal(set) var subtreeRegistrations: [ObjectIdentifier: [SubtreeRegistration]] = [:]
     /// Custom containers' managers routed to subtrees' children, by the original's identity.
     var routes: [ObjectIdentifier: ManagerRoutes.Route] = [:]
-    /// The subtrees' children above this point, outermost first, each linked to its parent.
-    var links: [SubtreeLink] = []
 
     /// Nothing installed: every factory resolves from its container type's `shared`.
     package init() {}
@@ -55,10 +53,8 @@ package struct ViewContainers: Sendable {
 
     /// Builds a view's object with `build`, with a scene or child `Container` bound as
     /// `Container.shared` and the routes of custom containers' subtree registrations bound.
-    /// The subtrees' children first take what their parents have changed since they were made.
     @MainActor
     package func make<T>(_ build: () throws -> T) rethrows -> T {
-        for link in links { link.refresh() }
         guard hasSceneContainer(Container.self) else { return try ManagerRoutes.withRoutes(routes, build) }
         return try Container.$shared.withValue(container(Container.self)) {
             try ManagerRoutes.withRoutes(routes, build)
