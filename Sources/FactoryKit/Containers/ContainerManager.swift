@@ -83,6 +83,7 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         self.parent = parent
         var state = ManagerState()
         state.autoRegistration = .done
+        state.isChild = true
         state.promiseTriggersError = parent.promiseTriggersError
         lockedState = Locked(state)
     }

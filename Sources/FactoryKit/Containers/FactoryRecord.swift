@@ -90,13 +90,14 @@ final class FactoryRecord {
     /// manager's lock. In a subtree's child (`parent` set), rebuilt for every resolution, from
     /// what the record holds and, for what it does not, what its ancestors hold now: there is no
     /// copy to keep in step.
-    func refreshResolutionIfStale(in state: ManagerState, parent: ContainerManager?) {
-        if let parent {
+    func refreshResolutionIfStale(in state: ManagerState, of manager: ContainerManager) {
+        guard !isResolutionCurrent else { return }
+        if let parent = manager.parent {
             refreshResolution(
                 defaultScope: state.defaultScope, decorator: state.decorator,
                 inheriting: parent.inheritedOptions(for: key))
             isResolutionCurrent = false
-        } else if !isResolutionCurrent {
+        } else {
             refreshResolution(defaultScope: state.defaultScope, decorator: state.decorator)
         }
     }

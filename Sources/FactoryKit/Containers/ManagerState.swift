@@ -10,6 +10,8 @@ enum AutoRegistrationPhase {
 @usableFromInline
 struct ManagerState {
     @usableFromInline var records: [FactoryKey: FactoryRecord] = [:]
+    /// Whether this is a subtree's child, which reads through to its parent (`ContainerManager.parent`).
+    var isChild = false
     /// Whether SwiftUI ever routed this manager to a subtree's child (see `ManagerRoutes`).
     var isRouted = false
     /// The records most lookups find without hashing a name.

@@ -34,6 +34,14 @@ struct ResolutionPlan {
         case create
         /// Wait for another resolution's creation of the cache slot's value.
         case wait
+        /// Choose the slot of a `scopeOnParameters` factory's parameter, with no lock held, and
+        /// plan again.
+        case chooseParameter
+    }
+
+    /// A plan that asks for the parameter's slot to be chosen first.
+    static func chooseParameter(_ manager: ContainerManager, _ record: FactoryRecord) -> ResolutionPlan {
+        ResolutionPlan(manager, record: record, kind: .chooseParameter, options: nil)
     }
 
     init(
@@ -119,17 +127,18 @@ struct ResolutionRequest {
                     request.plan(owner, record, state, parameters)
                 }
             }
-            if let plan { return plan }
+            if plan.kind != .chooseParameter { return plan }
             if parameters == nil { parameters = ParameterLookup(key: parameterKey()) }
             parameters.unsafelyUnwrapped.choose()
         }
     }
 
-    /// The plan, or `nil` when a `scopeOnParameters` factory's slot must be chosen first.
+    /// The plan, or `.chooseParameter` when a `scopeOnParameters` factory's slot must be chosen
+    /// first.
     private func plan(
         _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ parameters: ParameterLookup?
-    ) -> ResolutionPlan? {
-        record.refreshResolutionIfStale(in: state, parent: manager.parent)
+    ) -> ResolutionPlan {
+        record.refreshResolutionIfStale(in: state, of: manager)
         guard let options = record.resolution else {
             return ResolutionPlan(manager, record: record, kind: .run, options: nil)
         }
@@ -144,7 +153,7 @@ struct ResolutionRequest {
     private func plan(
         _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ options: ResolutionOptions,
         _ scope: Scope, _ parameters: ParameterLookup?
-    ) -> ResolutionPlan? {
+    ) -> ResolutionPlan {
         let decorator = record.decorator(for: options)
         // A hit's plan carries the options only when something reads them afterwards: a
         // decorator, or the trace and graph recordings, which name the scope.
@@ -153,17 +162,19 @@ struct ResolutionRequest {
         case .cached, .shared:
             // A hit without a parameter or a time to live to check (a subtree's child also checks
             // what its values were made with, below).
-            if manager.parent == nil, let (value, boxed) = record.uncheckedHit(options) {
+            if !state.isChild, let (value, boxed) = record.uncheckedHit(options) {
                 return ResolutionPlan(
                     manager, record: record, options: hitOptions, lookup: .hit(value, boxed: boxed),
                     decorator: decorator)
             }
             record.useCache(
-                of: ObjectIdentifier(scope), madeWith: manager.parent == nil ? nil : options.registration,
+                of: ObjectIdentifier(scope), madeWith: state.isChild ? options.registration : nil,
                 dropping: state.dropped)
             var slot: ParameterSlot?
             if options.scopeOnParameters {
-                guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
+                guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else {
+                    return .chooseParameter(manager, record)
+                }
                 slot = chosen
             }
             let lookup = record.cache.lookup(parameter: slot, timeToLive: options.timeToLive, reserve: reserve)
@@ -196,14 +207,14 @@ struct ResolutionRequest {
         _ manager: ContainerManager, _ record: FactoryRecord, _ state: ManagerState, _ options: ResolutionOptions,
         _ hitOptions: ResolutionOptions?, _ singleton: Scope.Singleton, _ decorator: AnyObject?,
         _ parameters: ParameterLookup?
-    ) -> ResolutionPlan? {
-        if options.scopeOnParameters && parameters == nil { return nil }
+    ) -> ResolutionPlan {
+        if options.scopeOnParameters && parameters == nil { return .chooseParameter(manager, record) }
         guard
             let (lookup, entry, slot) = singleton.lookup(
                 SingletonKey(factory: key, site: site), for: record,
                 parameters: options.scopeOnParameters ? parameters : nil, dropped: state.dropped,
                 timeToLive: options.timeToLive, reserve: reserve)
-        else { return nil }
+        else { return .chooseParameter(manager, record) }
         if case .create(let flight) = lookup { flight.singletonSlot = (singleton, entry) }
         return ResolutionPlan(
             manager, record: record, options: lookup.isHit ? hitOptions : options, lookup: lookup,
@@ -328,6 +339,8 @@ extension FactoryRegistration {
             }
         case .create, .wait:
             return produceCached(plan, parameter, scope: plan.scope.unsafelyUnwrapped)
+        case .chooseParameter:
+            preconditionFailure("FactoryKit: a plan was used before its parameter's slot was chosen")
         }
     }
 
