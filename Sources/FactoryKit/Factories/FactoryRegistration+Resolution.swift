@@ -273,7 +273,7 @@ extension FactoryRegistration {
     }
 
     /// Pushes this factory's frame on the current thread's chain.
-    func enter(_ parameter: P, key: FactoryKey) -> Unmanaged<ResolutionChain> {
+    func enter(_ parameter: P, key: FactoryKey) -> ResolutionChain {
         ResolutionChain.enter(
             container: container, key: key, result: T.self, isParameterized: P.self != Void.self,
             parameter: { FrameParameter.box(parameter) })

@@ -18,14 +18,10 @@ final class InFlight: @unchecked Sendable {
     /// Whether `label` names a step of its own in a cycle's path (a property wrapper's storage)
     /// rather than repeating the creating frame.
     let labelIsStep: Bool
-    /// Whether the creation finished, and the condition its waiters sleep on, in one word: the
-    /// condition's address (zero until a thread has to wait), with bit 0 set once `value` is
-    /// published. A creation nobody waits for, the usual case, allocates no condition and
-    /// finishes with one atomic instruction.
-    private let word = AtomicWord.allocateZeroed(count: 1)
-    private static let finishedBit: UInt = 1
-    /// Written once, by `finish`, before it sets `finishedBit`; read after seeing it set.
-    private var value: Any?
+    /// The outcome once published, and the condition waiters sleep on, made by the first of them:
+    /// a creation nobody waits for, the usual case, allocates no condition.
+    private let state = Locked<(value: Any?, finished: Bool, condition: NSCondition?)>((nil, false, nil))
+
     /// Values this creation replaces (an expired one, or those of a scope the cache no longer
     /// serves), dropped under the lock that reserved the slot. The reserving thread, which dropped
     /// them, releases them once it holds no lock (`releaseReplaced()`), since a value's `deinit`
@@ -63,19 +59,6 @@ final class InFlight: @unchecked Sendable {
         self.labelSource = .factory(container: container, name: name, result: result)
     }
 
-    deinit {
-        // Every thread that used the condition held this flight, so it is done with it.
-        if let condition = Self.condition(in: word.loadAcquiring()) { condition.release() }
-        word.deallocate()
-    }
-
-    /// The condition a word names, if a waiter installed one.
-    private static func condition(in word: UInt) -> Unmanaged<NSCondition>? {
-        let address = word & ~finishedBit
-        guard address != 0, let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
-        return Unmanaged.fromOpaque(pointer)
-    }
-
     /// How messages name the creation: `Container.service<Service>`, or the text it was given.
     var label: String {
         switch labelSource {
@@ -88,37 +71,33 @@ final class InFlight: @unchecked Sendable {
     /// Publishes the result to every waiter.
     @usableFromInline
     func finish(_ result: Any) {
-        value = result
-        // Sequentially consistent, as is the waiter's installation of the condition: either the
-        // waiter sees the bit, or this sees its condition and wakes it.
-        let before = word.fetchOr(Self.finishedBit)
-        guard let condition = Self.condition(in: before) else { return }
-        condition._withUnsafeGuaranteedRef { condition in
-            // Under the condition's lock: a waiter checks the bit and sleeps under it, so it
-            // either saw the bit or is asleep by now.
-            condition.lock()
-            condition.broadcast()
-            condition.unlock()
+        let condition = state.withLock { state in
+            state.value = result
+            state.finished = true
+            return state.condition
         }
+        // A waiter checks `isFinished` under the condition's lock before it sleeps, so it either
+        // saw the result or is asleep by the time this broadcast can take that lock.
+        guard let condition else { return }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Whether the result is published: a thread waiting for a finished creation is about to
     /// return, so it closes no cycle.
-    var isFinished: Bool { word.loadAcquiring() & Self.finishedBit != 0 }
+    var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// The condition waiters sleep on, installed by the first of them; `nil` once the creation
-    /// has finished.
-    private func installedCondition() -> Unmanaged<NSCondition>? {
-        var current = word.loadAcquiring()
-        if current == 0 {
-            let made = Unmanaged.passRetained(NSCondition())
-            let (exchanged, original) = word.compareExchange(
-                expected: 0, desired: UInt(bitPattern: made.toOpaque()))
-            if exchanged { return made }
-            made.release()
-            current = original
+    /// The result, once `finish` published it.
+    private var value: Any { state.withLock { $0.value }! }
+
+    /// The condition to sleep on, made by the first waiter; `nil` once the creation has finished.
+    private func condition() -> NSCondition? {
+        state.withLock { state in
+            if state.finished { return nil }
+            if state.condition == nil { state.condition = NSCondition() }
+            return state.condition
         }
-        return current & Self.finishedBit != 0 ? nil : Self.condition(in: current)
     }
 
     /// Waits for the owner's result on behalf of `chain`, whose top frame (if any) is this creation.
@@ -126,10 +105,8 @@ final class InFlight: @unchecked Sendable {
     func wait(from chain: ResolutionChain) -> Any {
         _ = WaitGraph.enter(chain, waitingFor: self, reportingCycle: true)
         defer { WaitGraph.leave(chain) }
-        if let condition = installedCondition() {
-            condition._withUnsafeGuaranteedRef { sleep(on: $0) }
-        }
-        return value!
+        if let condition = condition() { sleep(on: condition) }
+        return value
     }
 
     /// Waits like `wait(from:)` unless the wait would close a cycle; then returns `false` at once,
@@ -137,9 +114,7 @@ final class InFlight: @unchecked Sendable {
     func waitUnlessCycle(from chain: ResolutionChain) -> Bool {
         guard WaitGraph.enter(chain, waitingFor: self, reportingCycle: false) else { return false }
         defer { WaitGraph.leave(chain) }
-        if let condition = installedCondition() {
-            condition._withUnsafeGuaranteedRef { sleep(on: $0) }
-        }
+        if let condition = condition() { sleep(on: condition) }
         return true
     }
 
@@ -217,10 +192,14 @@ enum WaitGraph {
         DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)
     }
 
+    /// Records that `chain` waits no more. The frames it had published, which hold parameters
+    /// (user values), are released after the lock.
     static func leave(_ chain: ResolutionChain) {
-        lock.withLock { _ in
+        let frames = lock.withLock { _ -> [ResolutionFrame] in
             chain.waitingFor = nil
-            chain.waitingFrames = []
+            defer { chain.waitingFrames = [] }
+            return chain.waitingFrames
         }
+        withExtendedLifetime(frames) {}
     }
 }

@@ -15,10 +15,8 @@ struct ResolutionFrame {
     @usableFromInline let key: FactoryKey
     @usableFromInline let resultType: Any.Type
     /// The parameter, when the factory takes one and it is `Hashable`; recorded only where cycle
-    /// detection looks at it, so shallow resolutions never pay for the conversion. Boxed and
-    /// retained by hand (`FrameStack` releases it on pop), so a frame is plain words that pushes
-    /// and pops copy without reference counting.
-    @usableFromInline let parameterBox: Unmanaged<FrameParameter>?
+    /// detection looks at it, so shallow resolutions never pay for the conversion.
+    @usableFromInline let parameter: FrameParameter?
     @usableFromInline let isParameterized: Bool
 
     init(
@@ -29,12 +27,9 @@ struct ResolutionFrame {
         self.containerType = containerType
         self.key = key
         self.resultType = resultType
-        self.parameterBox = parameter.map { Unmanaged.passRetained($0) }
+        self.parameter = parameter
         self.isParameterized = isParameterized
     }
-
-    /// The recorded parameter; valid while the frame is on its stack.
-    var parameter: FrameParameter? { parameterBox?.takeUnretainedValue() }
 
     var description: String {
         Diagnostics.describe(container: containerType, name: key.name, result: resultType)
@@ -49,8 +44,10 @@ struct ResolutionFrame {
     }
 }
 
-/// The frames of a chain, innermost last: a buffer of plain values that a push and a pop fill and
-/// empty without an array's uniqueness checks. Only its chain's thread touches it.
+/// The frames of a chain, innermost last: a buffer that a push and a pop fill and empty without
+/// an array's uniqueness checks (an array cost a unique resolve about 146 instructions). Frames
+/// are initialized and deinitialized in place, so their parameters are retained and released as
+/// in any Swift value. Only its chain's thread touches it.
 @usableFromInline
 struct FrameStack {
     @usableFromInline var base: UnsafeMutablePointer<ResolutionFrame>
@@ -64,6 +61,11 @@ struct FrameStack {
     var isEmpty: Bool { count == 0 }
 
     var last: ResolutionFrame? { count == 0 ? nil : base[count - 1] }
+
+    subscript(index: Int) -> ResolutionFrame {
+        precondition(index >= 0 && index < count, "FactoryKit: frame index out of range")
+        return base[index]
+    }
 
     /// The index of the innermost frame that satisfies `predicate`.
     func lastIndex(where predicate: (ResolutionFrame) -> Bool) -> Int? {
@@ -84,13 +86,12 @@ struct FrameStack {
         count += 1
     }
 
-    /// Removes the innermost frame and releases its recorded parameter.
+    /// Removes the innermost frame.
     mutating func removeLast() {
         count -= 1
-        base[count].parameterBox?.release()
+        (base + count).deinitialize(count: 1)
     }
 
-    @usableFromInline
     mutating func grow() {
         let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
@@ -99,8 +100,9 @@ struct FrameStack {
         capacity *= 2
     }
 
+    /// Gives the buffer back; the chain's thread is exiting.
     func deallocate() {
-        for index in 0..<count { base[index].parameterBox?.release() }
+        base.deinitialize(count: count)
         base.deallocate()
     }
 }
@@ -166,13 +168,12 @@ final class ResolutionChain: @unchecked Sendable {
         frames.deallocate()
     }
 
-    /// The current thread's chain, created on first use and released when the thread exits.
-    static var current: ResolutionChain { currentUnretained.takeUnretainedValue() }
-
-    /// The current thread's chain, unretained: the thread holds it until it exits.
-    static var currentUnretained: Unmanaged<ResolutionChain> {
-        pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0) }
-            ?? Unmanaged.passUnretained(makeCurrent())
+    /// The current thread's chain, created on first use and released when the thread exits. The
+    /// thread-local slot holds one reference, taken when the chain is made and given back by the
+    /// slot's destructor; a caller takes its own.
+    static var current: ResolutionChain {
+        pthread_getspecific(threadKey).map { Unmanaged<ResolutionChain>.fromOpaque($0).takeUnretainedValue() }
+            ?? makeCurrent()
     }
 
     /// The current thread's chain, if it has one.
@@ -194,19 +195,17 @@ final class ResolutionChain: @unchecked Sendable {
     static func enter(
         container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
         parameter: () -> FrameParameter?
-    ) -> Unmanaged<ResolutionChain> {
-        let chain = currentUnretained
-        chain._withUnsafeGuaranteedRef {
-            $0.push(
-                container: container, key: key, result: result, isParameterized: isParameterized, parameter: parameter)
-        }
+    ) -> ResolutionChain {
+        let chain = current
+        chain.push(
+            container: container, key: key, result: result, isParameterized: isParameterized, parameter: parameter)
         return chain
     }
 
     /// Pops the frame `enter` pushed.
     @usableFromInline
-    static func leave(_ chain: Unmanaged<ResolutionChain>) {
-        chain._withUnsafeGuaranteedRef { $0.pop() }
+    static func leave(_ chain: ResolutionChain) {
+        chain.pop()
     }
 
     /// Enters a factory's closure (or a wait for one), reporting a cycle if this resolution is

@@ -266,7 +266,7 @@ enum TaskBoundCapture {
         guard let chain = ResolutionChain.currentIfAny, let creation = chain.keptCreations.last,
             creation.frameIndex < chain.frames.count
         else { return }
-        let owner = chain.frames.base[creation.frameIndex].description
+        let owner = chain.frames[creation.frameIndex].description
         let scope = Diagnostics.scopeName(creation.scope)
         guard warned.withLock({ $0.insert(owner + " " + factory).inserted }) else { return }
         Diagnostics.log(message(owner: owner, scope: scope, taskBound: factory))
