@@ -8,22 +8,10 @@ import FactoryKitAtomics
 typealias AtomicWord = UnsafeMutablePointer<fk_word>
 
 extension UnsafeMutablePointer where Pointee == fk_word {
-    /// `count` words, each zero, in one allocation of their own, which the owner deallocates:
-    /// nothing assumes where a class keeps its stored properties.
-    static func allocateZeroed(count: Int) -> AtomicWord {
-        let words = AtomicWord.allocate(capacity: count)
-        words.initialize(repeating: fk_word(), count: count)
-        return words
-    }
-
     @inlinable
     func loadRelaxed() -> UInt { fk_load_relaxed(self) }
     func loadAcquiring() -> UInt { fk_load_acquire(self) }
     func storeRelaxed(_ value: UInt) { fk_store_relaxed(self, value) }
-    func storeReleasing(_ value: UInt) { fk_store_release(self, value) }
-
-    /// Sets the bits of `bits`; returns what the word held before.
-    func fetchOr(_ bits: UInt) -> UInt { fk_fetch_or(self, bits) }
 
     /// Stores `desired` if the word holds `expected`; returns what it held.
     func compareExchange(expected: UInt, desired: UInt) -> (exchanged: Bool, original: UInt) {

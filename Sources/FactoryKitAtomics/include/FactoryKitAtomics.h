@@ -26,17 +26,10 @@ static inline uintptr_t fk_load_acquire(fk_word *word) {
 static inline void fk_store_relaxed(fk_word *word, uintptr_t value) {
     atomic_store_explicit(&word->value, value, memory_order_relaxed);
 }
-static inline void fk_store_release(fk_word *word, uintptr_t value) {
-    atomic_store_explicit(&word->value, value, memory_order_release);
-}
 /// Stores `desired` if the word holds `*expected`; otherwise loads the word into `*expected`.
 static inline bool fk_compare_exchange(fk_word *word, uintptr_t *expected, uintptr_t desired) {
     return atomic_compare_exchange_strong_explicit(
         &word->value, expected, desired, memory_order_seq_cst, memory_order_seq_cst);
-}
-/// Sets the bits of `bits` in the word; returns what it held before.
-static inline uintptr_t fk_fetch_or(fk_word *word, uintptr_t bits) {
-    return atomic_fetch_or_explicit(&word->value, bits, memory_order_seq_cst);
 }
 static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
     return atomic_fetch_add_explicit(&word->value, delta, memory_order_relaxed);
