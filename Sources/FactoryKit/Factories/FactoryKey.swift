@@ -25,6 +25,11 @@ struct LiteralText: Hashable, @unchecked Sendable {
         }
     }
 
+    /// Text at `start`, which must stay valid and unchanged for the rest of the process.
+    init(start: UnsafePointer<CChar>) {
+        self.start = start
+    }
+
     /// The text of a one-scalar literal, copied once per distinct scalar.
     @usableFromInline
     static func intern(_ scalar: Unicode.Scalar) -> UnsafePointer<CChar> {

@@ -24,7 +24,6 @@ extension Scope {
             self.isMain = isMain
             storage = Locked([:])
             super.init(kind: .singleton)
-            Singleton.population.add(1)
         }
 
         // A record may still remember one of this cache's entries: mark them removed, so a cache
@@ -33,14 +32,7 @@ extension Scope {
             storage.withLock { entries in
                 for entry in entries.values { entry.isRemoved = true }
             }
-            Singleton.population.add(-1)
         }
-
-        /// How many instances are alive. While only one is, it is `main`, and every task is bound
-        /// to it: a task-local binding holds its instance alive, and a task binds an instance only
-        /// after its creation counted it (the reference reached the task through whatever
-        /// ordered the two). So `forCaller` need not read the task-local then.
-        static var population: AtomicCounter { AtomicCounter(ProcessWords.diagnostics + 2) }
 
         /// The default value of `Scope.singleton`: the process's singletons unless a task binds
         /// another instance.
@@ -67,7 +59,7 @@ extension Scope {
 
         /// The cache a resolution uses when the options hold `self`: the resolving task's own
         /// (`Scope.singleton`) when `self` is `main`, see `stored(_:)`; otherwise `self`.
-        var forCaller: Singleton { isMain && Singleton.population.value != 1 ? Scope.singleton : self }
+        var forCaller: Singleton { isMain ? Scope.singleton : self }
 
         /// Forgets every singleton this instance holds; the next resolution of each creates it anew.
         /// Instances already handed out are unaffected.

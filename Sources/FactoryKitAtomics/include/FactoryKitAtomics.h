@@ -31,9 +31,6 @@ static inline bool fk_compare_exchange(fk_word *word, uintptr_t *expected, uintp
     return atomic_compare_exchange_strong_explicit(
         &word->value, expected, desired, memory_order_seq_cst, memory_order_seq_cst);
 }
-static inline uintptr_t fk_fetch_add_relaxed(fk_word *word, uintptr_t delta) {
-    return atomic_fetch_add_explicit(&word->value, delta, memory_order_relaxed);
-}
 
 /// Words per 64-byte cache line.
 #define FK_LINE_WORDS (64 / sizeof(uintptr_t))
