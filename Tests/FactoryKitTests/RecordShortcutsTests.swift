@@ -11,6 +11,7 @@ import Testing
     @Test func everyKeyFindsItsOwnRecordWhenTheTableOverflows() {
         var state = ManagerState()
         let names = (0..<200).map { LiteralText.copy(of: "factory\($0)") }
+        defer { names.forEach { $0.free() } }
         let keys = names.map { FactoryKey($0, parameter: Void.self, result: Int.self) }
         let records = keys.map { state.record(for: $0) }
         for (index, key) in keys.enumerated() {
@@ -26,6 +27,7 @@ import Testing
         var state = ManagerState()
         let first = FactoryKey(LiteralText.copy(of: "service"), parameter: Void.self, result: String.self)
         let second = FactoryKey(LiteralText.copy(of: "service"), parameter: Void.self, result: String.self)
+        defer { [first, second].forEach { $0.name.free() } }
         #expect(first.name.start != second.name.start)
         let record = state.record(for: first)
         #expect(state.record(for: second) === record)
@@ -34,12 +36,17 @@ import Testing
 }
 
 extension LiteralText {
-    /// `text` copied into memory of its own, which is never freed: a name at an address no literal
+    /// `text` copied into memory of its own, freed with `free()`: a name at an address no literal
     /// has.
     static func copy(of text: String) -> LiteralText {
         let bytes = Array(text.utf8CString)
         let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
         copy.initialize(from: bytes, count: bytes.count)
         return LiteralText(start: UnsafePointer(copy))
+    }
+
+    /// Frees the copy `copy(of:)` made, once nothing reads it any more.
+    func free() {
+        UnsafeMutablePointer(mutating: start).deallocate()
     }
 }
