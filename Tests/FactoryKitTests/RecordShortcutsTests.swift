@@ -11,7 +11,7 @@ import Testing
     @Test func everyKeyFindsItsOwnRecordWhenTheTableOverflows() {
         var state = ManagerState()
         let names = (0..<200).map { LiteralText.copy(of: "factory\($0)") }
-        defer { names.forEach { $0.free() } }
+        defer { for name in names { name.free() } }
         let keys = names.map { FactoryKey($0, parameter: Void.self, result: Int.self) }
         let records = keys.map { state.record(for: $0) }
         for (index, key) in keys.enumerated() {
@@ -27,7 +27,10 @@ import Testing
         var state = ManagerState()
         let first = FactoryKey(LiteralText.copy(of: "service"), parameter: Void.self, result: String.self)
         let second = FactoryKey(LiteralText.copy(of: "service"), parameter: Void.self, result: String.self)
-        defer { [first, second].forEach { $0.name.free() } }
+        defer {
+            first.name.free()
+            second.name.free()
+        }
         #expect(first.name.start != second.name.start)
         let record = state.record(for: first)
         #expect(state.record(for: second) === record)
