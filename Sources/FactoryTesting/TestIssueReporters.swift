@@ -6,22 +6,33 @@ import Testing
 #endif
 
 /// Records FactoryKit's problems (an unregistered `promised()` factory, a task-bound factory
-/// outside its block, a registration a context override hides, a live factory in a strict test)
-/// as Swift Testing issues of the running test, at the definition of the factory concerned.
+/// outside its block, a live factory in a strict test) as Swift Testing issues of the running
+/// test, and a registration a context override hides as a warning, at the definition of the
+/// factory concerned.
+///
+/// With no test current (in an exit test's child process, or on a thread or in a detached task
+/// a test started), Swift Testing still receives the issue: an exit test forwards it to the test
+/// that started the process, and a run records it as the run's own.
 struct SwiftTestingIssueReporter: TestIssueReporting {
     func recordIssue(_ message: String, at location: IssueLocation?) {
-        let comment = Comment(rawValue: message)
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(location))
+    }
+
+    func recordWarning(_ message: String, at location: IssueLocation?) {
+        #if compiler(>=6.3)
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(location))
+        #endif
+        // Before Swift 6.3, Swift Testing has no warnings: FactoryKit's log line is the warning.
+    }
+
+    /// Where an issue points: the factory's definition, else the running test, else this file.
+    private func sourceLocation(_ location: IssueLocation?) -> SourceLocation {
         if let location {
-            Issue.record(
-                comment,
-                sourceLocation: SourceLocation(
-                    fileID: location.fileID, filePath: location.filePath, line: max(location.line, 1), column: 1))
-        } else if let test = Test.current {
-            // No factory to point at: the test itself.
-            Issue.record(comment, sourceLocation: test.sourceLocation)
-        } else {
-            Issue.record(comment)
+            return SourceLocation(
+                fileID: location.fileID, filePath: location.filePath, line: max(location.line, 1), column: 1)
         }
+        // No factory to point at: the test itself.
+        return Test.current?.sourceLocation ?? #_sourceLocation
     }
 
     var testDescription: String {
@@ -54,6 +65,9 @@ struct SwiftTestingIssueReporter: TestIssueReporting {
             #endif
         }
 
+        /// XCTest has no warnings: FactoryKit's log line is the warning.
+        func recordWarning(_ message: String, at location: IssueLocation?) {}
+
         var testDescription: String { "test \(testCase.name)" }
     }
 #endif
@@ -77,6 +91,11 @@ struct CallSiteIssueReporter: TestIssueReporting {
         #else
             SwiftTestingIssueReporter().recordIssue(message, at: location)
         #endif
+    }
+
+    /// A warning goes to Swift Testing only: XCTest has none.
+    func recordWarning(_ message: String, at location: IssueLocation?) {
+        if Test.current != nil { SwiftTestingIssueReporter().recordWarning(message, at: location) }
     }
 
     var testDescription: String {

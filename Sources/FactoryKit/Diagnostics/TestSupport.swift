@@ -35,6 +35,20 @@ package enum TestSupport {
         return true
     }
 
+    /// Records a warning in the running test at the definition of the factory it concerns, or an
+    /// error in a strict test, and returns true; returns false outside tests. A warning does not
+    /// fail the test; where the test framework has no warnings (XCTest, Swift Testing before 6.3)
+    /// the caller's log line is all there is.
+    static func warnInTest(_ message: String, site: DefinitionSite) -> Bool {
+        guard let reporter else { return false }
+        if strictness != nil {
+            reporter.recordIssue(message, at: IssueLocation(site))
+        } else {
+            reporter.recordWarning(message, at: IssueLocation(site))
+        }
+        return true
+    }
+
     /// Before FactoryKit stops the process inside a test (a dependency cycle has no value to go
     /// on with): prints the test's name and the message, once, so the run's log says which test
     /// stopped it and why even where the crash report is lost.
@@ -85,6 +99,10 @@ package struct IssueLocation: Sendable, Equatable {
 package protocol TestIssueReporting: Sendable {
     /// Records `message` as a failure of the current test, at `location` if there is one.
     func recordIssue(_ message: String, at location: IssueLocation?)
+    /// Records `message` as a warning of the current test, which does not fail it, at `location`
+    /// if there is one; does nothing where the framework has no warnings (FactoryKit logs the
+    /// message anyway).
+    func recordWarning(_ message: String, at location: IssueLocation?)
     /// The running test, as a log names it.
     var testDescription: String { get }
 }
