@@ -132,3 +132,44 @@ package final class StrictResolutions: Sendable {
             at: location)
     }
 }
+
+extension TestSupport {
+    /// Where the factory of each of `entries` is defined, by the name validation reports give it
+    /// (`Container.name<Type>`): FactoryTesting reports a manifest's problems there. Reads each
+    /// entry's factory from a fresh container of its type, as validation does.
+    @MainActor
+    package static func definitionSites(of entries: [FactoryManifestEntry]) -> [String: IssueLocation] {
+        var sites: [String: IssueLocation] = [:]
+        for entry in entries {
+            guard let factory = entry.target().factory as? any DefinedFactory else { continue }
+            sites[factory.definedName] = IssueLocation(factory.definedSite)
+        }
+        return sites
+    }
+}
+
+/// A factory's name, as reports give it, and where it is defined.
+private protocol DefinedFactory {
+    var definedName: String { get }
+    var definedSite: DefinitionSite { get }
+}
+
+extension Factory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension ParameterFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension AsyncFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension AsyncParameterFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
