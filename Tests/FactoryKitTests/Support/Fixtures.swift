@@ -176,9 +176,8 @@ enum TestLog {
 /// expects the one warning FactoryKit records for it in a test (the override still wins).
 func resolvingShadowedRegistration<T>(_ body: () -> T) -> T {
     var result: T?
-    // Known issue: the warning is what these tests check; `withKnownIssue` is how a test sees
-    // the issues it records.
-    withKnownIssue("a context override hides the registration: a warning") {
+    // `withKnownIssue` is how a test sees the issues it records: the warning is what it checks.
+    withKnownIssue("expected: the warning for a registration a context override hides") {
         result = body()
     } matching: { issue in
         #if compiler(>=6.3)

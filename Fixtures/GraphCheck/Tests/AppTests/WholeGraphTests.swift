@@ -30,8 +30,7 @@ struct WholeGraphTests {
         let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/App/App.swift").path
         let kinds = [34: "unregisteredPromise", 41: "scopeSmell", 45: "cycle"]
-        // Known issues: the planted faults, which this test expects, each where it is defined.
-        try await withKnownIssue("the three planted faults, each at its definition") {
+        try await withKnownIssue("expected: the three planted faults, each at its definition") {
             let report = try await FactoryManifest.expectNoProblems()
             #expect(report.problems.count == 3)
         } matching: { issue in
