@@ -8,7 +8,8 @@ import PackagePlugin
 /// on disk differs), then resolves every factory through the test the manifest holds and prints
 /// what is wrong with the wiring: each problem as `path:line: error: message`, at the factory's
 /// declaration, as compilers print theirs (so CI systems and editors annotate the line), then
-/// the skipped factories, then the summary. Exits non-zero on a stale manifest or a problem.
+/// the skipped factories, then the summary, last whatever the output is connected to. Exits
+/// non-zero on a stale manifest or a problem.
 /// Without `--output`, the manifest is `FactoryManifest.swift` in the one test target that
 /// depends on the target.
 ///
@@ -82,6 +83,8 @@ struct ValidateFactoriesCommand: CommandPlugin {
                     + "validates it: put it in a test target that depends on \(targetName) and FactoryTesting.")
         }
         let started = Date()
+        // The report, written at the end in one piece (see `finish`).
+        var report: [String] = []
         let (text, count, modules, places) = try manifest(of: target, in: context.package, output: output)
         let current = try? String(contentsOf: url, encoding: .utf8)
         if check {
@@ -92,10 +95,10 @@ struct ValidateFactoriesCommand: CommandPlugin {
                         + "`swift package --allow-writing-to-package-directory validate-factories --target "
                         + "\(targetName) --output \(output)` and commit the result.")
             }
-            print("\(output) is up to date: \(counted(count, "factory", "factories")).")
+            report.append("\(output) is up to date: \(counted(count, "factory", "factories")).")
         } else {
             if current != text { try text.write(to: url, atomically: true, encoding: .utf8) }
-            print(
+            report.append(
                 "Wrote \(output): \(counted(count, "factory", "factories")) in \(counted(modules, "module", "modules"))."
             )
         }
@@ -103,29 +106,41 @@ struct ValidateFactoriesCommand: CommandPlugin {
         let answer = try validate(testTarget: testTarget, root: root)
         for problem in answer.problems {
             let place = Self.place(of: problem.factory, in: places).map { "\($0): " } ?? ""
-            print("\(place)error: [\(problem.kind)] \(problem.message)")
+            report.append("\(place)error: [\(problem.kind)] \(problem.message)")
         }
-        for skipped in answer.skipped { print("skipped: \(skipped)") }
+        report += answer.skipped.map { "skipped: \($0)" }
         if let format = graphFormats.first {
             let graph = format == "dot" ? answer.dot : format == "mermaid" ? answer.mermaid : answer.json
             if let graphOutput = graphOutputs.first {
                 let url =
                     graphOutput.hasPrefix("/") ? URL(fileURLWithPath: graphOutput) : root.appending(path: graphOutput)
                 try graph.write(to: url, atomically: true, encoding: .utf8)
-                print("Wrote the graph to \(graphOutput) (\(format)).")
+                report.append("Wrote the graph to \(graphOutput) (\(format)).")
             } else {
-                print(graph, terminator: graph.hasSuffix("\n") ? "" : "\n")
+                report.append(graph.hasSuffix("\n") ? String(graph.dropLast()) : graph)
             }
         }
-        print(String(format: "validate-factories took %.1f s.", Date().timeIntervalSince(started)))
+        report.append(String(format: "validate-factories took %.1f s.", Date().timeIntervalSince(started)))
         // Last, where a reader of the log looks first.
-        print(answer.summary)
-        guard answer.problems.isEmpty else {
-            throw Failure(
-                description:
-                    "validate-factories: \(counted(answer.problems.count, "problem", "problems")) in the factories of "
-                    + "\(targetName).")
+        report.append(answer.summary)
+        try finish(report, problems: answer.problems.count, in: targetName)
+    }
+
+    /// Writes `report`, whose last line is the summary, so that it ends the command's output
+    /// whatever that is connected to.
+    ///
+    /// SwiftPM prints the plugin's output on its standard output, which it flushes only when it
+    /// exits if that is a pipe (a CI log), and a failure on standard error at once: printed, the
+    /// report would follow the failure in a log, and a reader of the failure alone (standard
+    /// error, an editor's list of errors) would not see it. So a sound report is the output, and
+    /// a report with problems is the failure itself, under a heading, the summary its last line;
+    /// nothing goes to standard output then.
+    private func finish(_ report: [String], problems: Int, in targetName: String) throws {
+        guard problems == 0 else {
+            let heading = "validate-factories found problems in the factories of \(targetName):"
+            throw Failure(description: ([heading] + report).joined(separator: "\n"))
         }
+        print(report.joined(separator: "\n"))
     }
 
     /// The manifest's text for `target`, how many factories it lists, in how many modules, and
@@ -218,6 +233,13 @@ struct ValidateFactoriesCommand: CommandPlugin {
         package.targets.compactMap { $0 as? SwiftSourceModuleTarget }.first {
             $0.kind == .test && file.standardizedFileURL.path.hasPrefix($0.directoryURL.standardizedFileURL.path + "/")
         }
+    }
+
+    /// Writes `line` to standard output at once. SwiftPM reads the plugin's output through a
+    /// pipe, where `print` keeps it in a buffer until the plugin exits: the warnings and the
+    /// closing error, which reach SwiftPM through its own channel, were printed before it.
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// `1 factory`, `2 factories`.

@@ -33,6 +33,8 @@
         /// `promised()` factory fails the test (and resolves to `nil`) instead of stopping the
         /// process.
         open override func invokeTest() {
+            // From the next test case on, `withTestContainer` knows whether one runs.
+            _ = XCTestCases.observer
             reportingToTest(XCTestIssueReporter(testCase: self), strict: isStrict) {
                 withTestContainer(singletons: singletonIsolation) {
                     super.invokeTest()

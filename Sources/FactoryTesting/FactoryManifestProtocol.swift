@@ -1,20 +1,16 @@
 public import FactoryKit
 import Foundation
 
-#if canImport(XCTest)
-    import XCTest
-#endif
-
 /// A list of every factory of an app, as `swift package validate-factories` generates it, with
 /// how to keep validation off real resources.
 ///
 /// The command writes an `enum FactoryManifest: FactoryManifestProtocol` listing each factory of
-/// a target in ``all``. Validate the whole graph in a test with one call:
+/// a target in ``all``. Validate the whole graph in a test with one call, which records each
+/// problem as an issue of the test at the factory's definition, `path:line`:
 ///
 /// ```swift
 /// @Test func theWholeGraphIsSound() async throws {
-///     let report = try await FactoryManifest.validate()
-///     #expect(report.problems.isEmpty, "\(report)")
+///     try await FactoryManifest.expectNoProblems()
 /// }
 /// ```
 ///
@@ -50,21 +46,45 @@ extension FactoryManifestProtocol {
         try await Container().validateAll(all, preparing: prepare)
     }
 
+    /// Validates ``all`` as ``validate()`` does, and records each problem as an issue of the
+    /// running test at the definition of the factory at fault, saying
+    /// `path:line: error: [kind] message` as `swift package validate-factories` prints it. Returns
+    /// the report.
+    ///
+    /// In a Swift Testing test the issue points at the definition; under XCTest, a failure at the
+    /// definition in a ``ContainerTestCase``, else at this call (`file` and `line`, which you
+    /// leave to their defaults). A problem whose factory is not in ``all`` has no definition to
+    /// point at: it is recorded at this call, without a `path:line`.
+    @discardableResult
+    public static func expectNoProblems(file: StaticString = #filePath, line: UInt = #line) async throws
+        -> ValidationReport
+    {
+        let report = try await validate()
+        guard !report.problems.isEmpty else { return report }
+        let sites = await MainActor.run { TestSupport.definitionSites(of: all) }
+        let reporter = TestSupport.reporter ?? CallSiteIssueReporter(file: file, line: line)
+        for problem in report.problems {
+            let site = sites[problem.factory]
+            let place = site.map { "\($0.filePath):\($0.line): " } ?? ""
+            reporter.recordIssue("\(place)error: [\(problem.kind.rawValue)] \(problem.message)", at: site)
+        }
+        return report
+    }
+
     /// The body of the test that `swift package validate-factories` generates next to the list
-    /// and runs: validates ``all`` and hands the report to the command. Skipped unless the command
-    /// asked for it, so an ordinary test run does not validate twice.
+    /// and runs: validates ``all`` and hands the report to the command. Does nothing unless the
+    /// command asked for it, so an ordinary test run neither validates twice nor lists the test
+    /// as skipped.
     ///
     /// - Parameters:
     ///   - path: the manifest's path in its package, as the command's `--output` gave it.
     ///   - file: the manifest's path on disk; leave it to the default.
+    /// - Throws: when the manifest is no longer at `path` (regenerate it), or validation threw.
     public static func answerValidateFactoriesCommand(path: String, file: String = #filePath) async throws {
         guard let exchange = ValidateFactoriesExchange(manifestFile: file, path: path) else {
-            throw ValidateFactoriesExchange.skip(
-                "\(file) does not end with \(path): run validate-factories again to regenerate it")
+            throw ValidateFactoriesExchange.Moved(file: file, path: path)
         }
-        guard FileManager.default.fileExists(atPath: exchange.request.path) else {
-            throw ValidateFactoriesExchange.skip("runs under `swift package validate-factories` only")
-        }
+        guard FileManager.default.fileExists(atPath: exchange.request.path) else { return }
         let report = try await validate()
         try exchange.answer(with: report)
     }
@@ -74,19 +94,13 @@ extension FactoryManifestProtocol {
 /// in `.build/validate-factories/` of the package, the test writes its answer beside it.
 /// The plugin decodes ``Answer`` with a copy of this shape; change both together.
 struct ValidateFactoriesExchange {
-    /// Skips the generated test: XCTest reports an `XCTSkip` as skipped, not failed.
-    static func skip(_ message: String) -> any Error {
-        #if canImport(XCTest)
-            XCTSkip(message)
-        #else
-            Skipped(message: message)
-        #endif
-    }
-
-    /// The skip where XCTest is missing, which cannot run the generated test anyway.
-    struct Skipped: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
+    /// The manifest is not where its generated test says: the command could not find its answer.
+    struct Moved: Error, CustomStringConvertible {
+        let file: String
+        let path: String
+        var description: String {
+            "\(file) does not end with \(path): run validate-factories again to regenerate the manifest"
+        }
     }
 
     /// What the command prints and writes.
@@ -129,7 +143,7 @@ struct ValidateFactoriesExchange {
     /// Writes the answer for `report`.
     func answer(with report: ValidationReport) throws {
         let answer = Answer(
-            summary: String(report.description.prefix { $0 != "\n" }),
+            summary: Self.summary(of: report),
             problems: report.problems.map {
                 Answer.Problem(kind: $0.kind.rawValue, factory: $0.factory, message: $0.message)
             },
@@ -138,5 +152,13 @@ struct ValidateFactoriesExchange {
             mermaid: report.graph.mermaid(),
             json: try report.graph.json())
         try JSONEncoder().encode(answer).write(to: self.answer, options: .atomic)
+    }
+
+    /// `Validated 15 factories: 1 problem, 2 skipped.`
+    static func summary(of report: ValidationReport) -> String {
+        let factories = report.factories.count
+        let problems = report.problems.count
+        return "Validated \(factories) \(factories == 1 ? "factory" : "factories"): \(problems) "
+            + "\(problems == 1 ? "problem" : "problems"), \(report.skipped.count) skipped."
     }
 }

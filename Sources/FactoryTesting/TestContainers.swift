@@ -13,9 +13,11 @@ public import FactoryKit
 /// ```
 ///
 /// A mistake FactoryKit can go on from (an unregistered `promised()`, a task-bound factory
-/// outside its block, a registration a context override hides) fails the running test instead of
-/// stopping the process: in a Swift Testing test, at the factory's definition; under XCTest, at
-/// this call (`file` and `line`, which you leave to their defaults), naming the definition.
+/// outside its block) fails the running test instead of stopping the process: in a Swift Testing
+/// test, at the factory's definition; under XCTest, at this call (`file` and `line`, which you
+/// leave to their defaults), naming the definition; where neither runs (an exit test's child
+/// process), through Swift Testing, which forwards it to the test that started the process. A
+/// registration a context override hides is a warning.
 ///
 /// The container is bound to the current task (and the tasks it starts), never globally, so tests
 /// running at the same time stay apart. Code on a `Thread`, a `DispatchQueue` or in

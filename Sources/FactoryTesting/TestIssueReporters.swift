@@ -2,26 +2,38 @@ import FactoryKit
 import Testing
 
 #if canImport(XCTest)
+    import Foundation
     import XCTest
 #endif
 
 /// Records FactoryKit's problems (an unregistered `promised()` factory, a task-bound factory
-/// outside its block, a registration a context override hides, a live factory in a strict test)
-/// as Swift Testing issues of the running test, at the definition of the factory concerned.
+/// outside its block, a live factory in a strict test) as Swift Testing issues of the running
+/// test, and a registration a context override hides as a warning, at the definition of the
+/// factory concerned.
+///
+/// With no test current (in an exit test's child process, or on a thread or in a detached task
+/// a test started), Swift Testing still receives the issue: an exit test forwards it to the test
+/// that started the process, and a run records it as the run's own.
 struct SwiftTestingIssueReporter: TestIssueReporting {
     func recordIssue(_ message: String, at location: IssueLocation?) {
-        let comment = Comment(rawValue: message)
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(location))
+    }
+
+    func recordWarning(_ message: String, at location: IssueLocation?) {
+        #if compiler(>=6.3)
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation(location))
+        #endif
+        // Before Swift 6.3, Swift Testing has no warnings: FactoryKit's log line is the warning.
+    }
+
+    /// Where an issue points: the factory's definition, else the running test, else this file.
+    private func sourceLocation(_ location: IssueLocation?) -> SourceLocation {
         if let location {
-            Issue.record(
-                comment,
-                sourceLocation: SourceLocation(
-                    fileID: location.fileID, filePath: location.filePath, line: max(location.line, 1), column: 1))
-        } else if let test = Test.current {
-            // No factory to point at: the test itself.
-            Issue.record(comment, sourceLocation: test.sourceLocation)
-        } else {
-            Issue.record(comment)
+            return SourceLocation(
+                fileID: location.fileID, filePath: location.filePath, line: max(location.line, 1), column: 1)
         }
+        // No factory to point at: the test itself.
+        return Test.current?.sourceLocation ?? #_sourceLocation
     }
 
     var testDescription: String {
@@ -54,35 +66,133 @@ struct SwiftTestingIssueReporter: TestIssueReporting {
             #endif
         }
 
+        /// XCTest has no warnings: FactoryKit's log line is the warning.
+        func recordWarning(_ message: String, at location: IssueLocation?) {}
+
         var testDescription: String { "test \(testCase.name)" }
+    }
+
+    /// Which XCTest cases are running, as XCTest tells its observers, so that an issue reaches
+    /// XCTest only when a case can receive it: `XCTFail` outside a running case is dropped on
+    /// Linux, and an exit test's child process runs no case at all.
+    ///
+    /// The observer is added the first time FactoryTesting reports outside a test of its own
+    /// (``CallSiteIssueReporter``), which may be inside a case that started before: until XCTest
+    /// has told it of a case starting or finishing, what runs is unknown.
+    final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
+        /// Whether an XCTest case runs now, as far as XCTest has said.
+        enum State {
+            case running
+            case none
+            /// No case has started or finished since the observer was added.
+            case unknown
+        }
+
+        static let observer: XCTestCases = {
+            let observer = XCTestCases()
+            XCTestObservationCenter.shared.addTestObserver(observer)
+            return observer
+        }()
+
+        private let lock = NSLock()
+        // Guarded by `lock`.
+        private var running: Set<ObjectIdentifier> = []
+        private var hasHeard = false
+
+        var state: State {
+            lock.lock()
+            defer { lock.unlock() }
+            guard hasHeard else { return .unknown }
+            return running.isEmpty ? .none : .running
+        }
+
+        func testCaseWillStart(_ testCase: XCTestCase) {
+            lock.lock()
+            defer { lock.unlock() }
+            hasHeard = true
+            running.insert(ObjectIdentifier(testCase))
+        }
+
+        func testCaseDidFinish(_ testCase: XCTestCase) {
+            lock.lock()
+            defer { lock.unlock() }
+            hasHeard = true
+            running.remove(ObjectIdentifier(testCase))
+        }
     }
 #endif
 
-/// The reporter of `withTestContainer`, which may run in either framework: in a Swift Testing
-/// test, issues go to it; elsewhere (XCTest) a failure is recorded at the `withTestContainer`
-/// call, naming the factory's definition in its message (XCTest gives no way to reach the
-/// running test case from here).
+/// The reporter of `withTestContainer`, which may run in either framework. No issue is lost:
+/// - in a Swift Testing test, issues go to it, at the factory's definition;
+/// - in an exit test's child process, and wherever no XCTest case runs, they go to Swift Testing,
+///   which forwards an exit test's issues to the test that started it;
+/// - while an XCTest case runs, a failure is recorded at the `withTestContainer` call, naming the
+///   factory's definition in its message (XCTest gives no way to reach the running test case
+///   from here);
+/// - when FactoryTesting cannot tell whether an XCTest case runs (it starts observing XCTest on
+///   first use, which may be inside a case), both.
 struct CallSiteIssueReporter: TestIssueReporting {
     let file: StaticString
     let line: UInt
 
-    func recordIssue(_ message: String, at location: IssueLocation?) {
-        if Test.current != nil {
-            SwiftTestingIssueReporter().recordIssue(message, at: location)
-            return
-        }
+    init(file: StaticString, line: UInt) {
+        self.file = file
+        self.line = line
         #if canImport(XCTest)
-            let defined = location.map { " (\($0.filePath):\($0.line))" } ?? ""
-            XCTFail(message + defined, file: file, line: line)
-        #else
-            SwiftTestingIssueReporter().recordIssue(message, at: location)
+            // Observe XCTest from now on, before any issue.
+            _ = XCTestCases.observer
         #endif
+    }
+
+    /// The frameworks an issue is recorded through.
+    private struct Frameworks {
+        var swiftTesting: Bool
+        var xcTest: Bool
+    }
+
+    private var frameworks: Frameworks {
+        if Test.current != nil || isExitTestChild { return Frameworks(swiftTesting: true, xcTest: false) }
+        #if canImport(XCTest)
+            switch XCTestCases.observer.state {
+            case .running: return Frameworks(swiftTesting: false, xcTest: true)
+            case .none: return Frameworks(swiftTesting: true, xcTest: false)
+            case .unknown: return Frameworks(swiftTesting: true, xcTest: true)
+            }
+        #else
+            return Frameworks(swiftTesting: true, xcTest: false)
+        #endif
+    }
+
+    func recordIssue(_ message: String, at location: IssueLocation?) {
+        let frameworks = frameworks
+        if frameworks.swiftTesting { SwiftTestingIssueReporter().recordIssue(message, at: location) }
+        #if canImport(XCTest)
+            if frameworks.xcTest {
+                let defined = location.map { " (\($0.filePath):\($0.line))" } ?? ""
+                XCTFail(message + defined, file: file, line: line)
+            }
+        #endif
+    }
+
+    /// A warning goes to Swift Testing only: XCTest has none.
+    func recordWarning(_ message: String, at location: IssueLocation?) {
+        if frameworks.swiftTesting { SwiftTestingIssueReporter().recordWarning(message, at: location) }
     }
 
     var testDescription: String {
         if Test.current != nil { return SwiftTestingIssueReporter().testDescription }
         return "the test calling withTestContainer at \(file):\(line)"
     }
+}
+
+/// Whether this process is an exit test's child, which runs no XCTest case and whose Swift
+/// Testing issues go to the test that started it.
+private var isExitTestChild: Bool {
+    #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
+        return ExitTest.current != nil
+    #else
+        return false  // No exit tests on this platform.
+    #endif
 }
 
 /// Runs `body` with FactoryKit reporting to `reporter`, and checking every resolution when

@@ -89,7 +89,7 @@ struct CommonMistakesArticleTests {
 
     @Test(.container) func aForgottenPromiseFailsTheTest() {
         Container.shared.manager.promiseTriggersError = true
-        withKnownIssue {
+        withKnownIssue("expected: the unregistered promise's issue, as the article prints it") {
             #expect(ReceiptSender().log == nil)
         } matching: { issue in
             issue.comments.contains { $0.rawValue == CommonMistakesMessages.promise }

@@ -16,6 +16,22 @@ func signOut() {
     Container.shared.manager.reset(scope: .session)  // sign-out
 }
 
+// "One per request".
+final class RequestContext: Sendable {}
+
+extension Container {
+    var requestContext: Factory<RequestContext> { self { RequestContext() }.scope(.request) }
+}
+
+/// What handles the request; here, nothing.
+func handle(_ context: RequestContext) {}
+
+func serveOneRequest() async {
+    await Container.shared.withScope(.request) {
+        handle(Container.shared.requestContext())
+    }
+}
+
 @Suite(.container)
 struct ScopesArticleTests {
     @Test func singletonAndCachedFactoriesKeepTheirInstance() {
@@ -27,6 +43,16 @@ struct ScopesArticleTests {
         let screen = Container.shared.screen()
         #expect(screen.header.router === screen.body.router)
         #expect(Container.shared.screen().header.router !== screen.header.router)
+    }
+
+    @Test func aRequestScopedFactoryGivesOneInstancePerBlock() async {
+        let (first, second) = await Container.shared.withScope(.request) {
+            (Container.shared.requestContext(), Container.shared.requestContext())
+        }
+        #expect(first === second)
+        let next = await Container.shared.withScope(.request) { Container.shared.requestContext() }
+        #expect(next !== first)
+        await serveOneRequest()
     }
 
     @Test func resettingACustomScopeClearsItsFactories() {

@@ -185,7 +185,7 @@ struct PromisedInTestsTests {
     @Test func anUnregisteredPromiseFailsTheTestAndResolvesToNil() {
         // Where it would stop the program: by default in debug builds only, as in Factory.
         Container.shared.manager.promiseTriggersError = true
-        withKnownIssue {
+        withKnownIssue("expected: the unregistered promise's issue") {
             #expect(Container.shared.firstHourPromise() == nil)
         } matching: { issue in
             issue.comments.contains {
@@ -211,7 +211,7 @@ struct PromisedInTestsTests {
 @Suite(.container(.strict))
 struct StrictContainerTests {
     @Test func aLiveFactoryIsAnIssue() {
-        withKnownIssue {
+        withKnownIssue("expected: the strict test's issue for a live factory") {
             #expect(Container.shared.firstHourLive().name == "live")
         } matching: { issue in
             issue.comments.contains {
@@ -222,7 +222,7 @@ struct StrictContainerTests {
     }
 
     @Test func aLiveAsyncFactoryIsAnIssue() async throws {
-        try await withKnownIssue {
+        try await withKnownIssue("expected: the strict test's issue for a live async factory") {
             let service = try await Container.shared.firstHourAsyncLive()
             #expect(service.name == "live")
         } matching: { issue in

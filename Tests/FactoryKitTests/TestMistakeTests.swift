@@ -50,7 +50,7 @@ private func isFactoryIssue(_ issue: Issue, saying text: String, atLine line: In
 struct MistakesUnderTheTraitTests {
     @Test func aTaskBoundFactoryOutsideItsBlockIsAnIssueAndResolvesAsUnique() {
         var values: [MistakeService] = []
-        withKnownIssue {
+        withKnownIssue("expected: the issue for a task-bound factory outside its block, once per resolution") {
             values.append(Container.shared.mistakeRequestValue())
             values.append(Container.shared.mistakeRequestValue())
         } matching: { issue in
@@ -66,7 +66,7 @@ struct MistakesUnderTheTraitTests {
     @Test func anUnregisteredPromiseIsAnIssueAtThePromisedDefinition() {
         Container.shared.manager.promiseTriggersError = true
         var value: MistakeService? = MistakeService()
-        withKnownIssue {
+        withKnownIssue("expected: the unregistered promise's issue, at its definition") {
             value = Container.shared.mistakePromise()
         } matching: { issue in
             isFactoryIssue(issue, saying: "was promised but never registered", atLine: promiseLine)
@@ -87,7 +87,7 @@ struct MistakesUnderWithTestContainerTests {
         withTestContainer {
             Container.shared.manager.promiseTriggersError = true
             var value: MistakeService? = MistakeService()
-            withKnownIssue {
+            withKnownIssue("expected: the unregistered promise's issue under withTestContainer") {
                 value = Container.shared.mistakePromise()
             } matching: { issue in
                 isFactoryIssue(issue, saying: "was promised but never registered", atLine: promiseLine)
@@ -99,11 +99,27 @@ struct MistakesUnderWithTestContainerTests {
     @Test func aTaskBoundFactoryOutsideItsBlockIsAnIssue() async {
         await withTestContainer {
             await Task.yield()
-            withKnownIssue {
+            withKnownIssue("expected: the task-bound factory's issue under withTestContainer") {
                 _ = Container.shared.mistakeRequestValue()
             } matching: { issue in
                 isFactoryIssue(issue, saying: "is scoped to a task-bound scope", atLine: requestValueLine)
             }
+        }
+    }
+
+    /// Issue 38, item 4: in an exit test's child no Swift Testing test is current and no XCTest
+    /// case runs, and an `XCTFail` there is dropped; the issue goes through Swift Testing, which
+    /// forwards it to this test, at the factory's definition.
+    @Test func inAnExitTestsChildTheIssueReachesTheTest() async {
+        await withKnownIssue("expected: the unregistered promise's issue, forwarded from the exit test's child") {
+            await #expect(processExitsWith: .success) {
+                withTestContainer {
+                    Container.shared.manager.promiseTriggersError = true
+                    _ = Container.shared.mistakePromise()
+                }
+            }
+        } matching: { issue in
+            isFactoryIssue(issue, saying: "was promised but never registered", atLine: promiseLine)
         }
     }
 

@@ -33,7 +33,7 @@ enum FactoryManifest: FactoryManifestProtocol {
     ]
 }
 
-/// Run by `swift package validate-factories`, which prints the report; skipped by `swift test`.
+/// Run by `swift package validate-factories`, which prints the report; does nothing under `swift test`.
 final class FactoryManifestCommandTests: XCTestCase {
     func testAnswerValidateFactoriesCommand() async throws {
         try await FactoryManifest.answerValidateFactoriesCommand(path: "Tests/NotesCoreTests/FactoryManifest.swift")

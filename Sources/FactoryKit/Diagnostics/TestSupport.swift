@@ -35,6 +35,20 @@ package enum TestSupport {
         return true
     }
 
+    /// Records a warning in the running test at the definition of the factory it concerns, or an
+    /// error in a strict test, and returns true; returns false outside tests. A warning does not
+    /// fail the test; where the test framework has no warnings (XCTest, Swift Testing before 6.3)
+    /// the caller's log line is all there is.
+    static func warnInTest(_ message: String, site: DefinitionSite) -> Bool {
+        guard let reporter else { return false }
+        if strictness != nil {
+            reporter.recordIssue(message, at: IssueLocation(site))
+        } else {
+            reporter.recordWarning(message, at: IssueLocation(site))
+        }
+        return true
+    }
+
     /// Before FactoryKit stops the process inside a test (a dependency cycle has no value to go
     /// on with): prints the test's name and the message, once, so the run's log says which test
     /// stopped it and why even where the crash report is lost.
@@ -85,6 +99,10 @@ package struct IssueLocation: Sendable, Equatable {
 package protocol TestIssueReporting: Sendable {
     /// Records `message` as a failure of the current test, at `location` if there is one.
     func recordIssue(_ message: String, at location: IssueLocation?)
+    /// Records `message` as a warning of the current test, which does not fail it, at `location`
+    /// if there is one; does nothing where the framework has no warnings (FactoryKit logs the
+    /// message anyway).
+    func recordWarning(_ message: String, at location: IssueLocation?)
     /// The running test, as a log names it.
     var testDescription: String { get }
 }
@@ -113,4 +131,45 @@ package final class StrictResolutions: Sendable {
                 + "(`.register { ... }`), or mark the factory `.liveInTests()` if it is safe to use as is.",
             at: location)
     }
+}
+
+extension TestSupport {
+    /// Where the factory of each of `entries` is defined, by the name validation reports give it
+    /// (`Container.name<Type>`): FactoryTesting reports a manifest's problems there. Reads each
+    /// entry's factory from a fresh container of its type, as validation does.
+    @MainActor
+    package static func definitionSites(of entries: [FactoryManifestEntry]) -> [String: IssueLocation] {
+        var sites: [String: IssueLocation] = [:]
+        for entry in entries {
+            guard let factory = entry.target().factory as? any DefinedFactory else { continue }
+            sites[factory.definedName] = IssueLocation(factory.definedSite)
+        }
+        return sites
+    }
+}
+
+/// A factory's name, as reports give it, and where it is defined.
+private protocol DefinedFactory {
+    var definedName: String { get }
+    var definedSite: DefinitionSite { get }
+}
+
+extension Factory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension ParameterFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension AsyncFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
+}
+
+extension AsyncParameterFactory: DefinedFactory {
+    fileprivate var definedName: String { registration.description }
+    fileprivate var definedSite: DefinitionSite { registration.site }
 }

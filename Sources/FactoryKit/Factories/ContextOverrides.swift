@@ -15,6 +15,16 @@ struct ContextOverrides {
         @usableFromInline let words: ClosureWords?
         /// That closure itself, which keeps `words` naming it (see `ClosureWords`).
         @usableFromInline let closure: Any?
+        /// The factory's registration when this override was written, held weakly: if it is still
+        /// the registration in force when the override wins, the override was written after it,
+        /// on purpose, and hides nothing its writer did not mean to hide (see
+        /// `warnRegistrationShadowed`). `nil` when there was none, or it has gone since.
+        @usableFromInline weak var registrationWhenWritten: AnyObject?
+        /// The function of the first closure stored for this key, which the definition writes on
+        /// the factory's first access if it overrides this context, before anything else can.
+        @usableFromInline var firstFunction: UInt?
+        /// `registrationWhenWritten` of that first write.
+        @usableFromInline weak var registrationAtFirstWrite: AnyObject?
     }
 
     /// In the order the keys were first written; each key at most once.
@@ -42,16 +52,42 @@ struct ContextOverrides {
     }
 
     /// Stores `box` for `key`, returning the box it replaces, if any.
+    ///
+    /// `registration` is the factory's registration at this write, which the override notes as
+    /// written after it, with one exception. Without `.once()`, a definition re-applies its
+    /// override on every access, and in an unoptimized build each access passes a closure value
+    /// of its own (see `ClosureWords`): a write by the closure expression that wrote first for
+    /// this key (the same function, whatever it captures), unless `isOnce`, is taken for the
+    /// definition putting its own override back, and keeps the note of that first write. After
+    /// `.once()` the definition writes nothing more, so every write is someone's override,
+    /// written now.
     @usableFromInline
-    mutating func set(_ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey) -> AnyObject? {
-        let entry = Entry(key: key, box: box, words: words, closure: closure)
+    mutating func set(
+        _ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey, registration: AnyObject?,
+        isOnce: Bool
+    ) -> AnyObject? {
+        var entry = Entry(key: key, box: box, words: words, closure: closure)
+        entry.registrationWhenWritten = registration
         guard let index = entries.firstIndex(where: { $0.key == key }) else {
+            entry.firstFunction = words?.function
+            entry.registrationAtFirstWrite = registration
             entries.append(entry)
             return nil
         }
-        let replaced = entries[index].box
+        let replaced = entries[index]
+        entry.firstFunction = replaced.firstFunction
+        entry.registrationAtFirstWrite = replaced.registrationAtFirstWrite
+        if !isOnce, let function = words?.function, function == replaced.firstFunction {
+            entry.registrationWhenWritten = replaced.registrationAtFirstWrite
+        }
         entries[index] = entry
-        return replaced
+        return replaced.box
+    }
+
+    /// Whether the override in `box` was written while `registration` was the factory's
+    /// registration, so after it (see `Entry.registrationWhenWritten`).
+    func wasWritten(_ box: AnyObject, after registration: AnyObject) -> Bool {
+        entries.contains { $0.box === box && $0.registrationWhenWritten === registration }
     }
 }
 

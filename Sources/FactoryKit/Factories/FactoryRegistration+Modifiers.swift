@@ -180,7 +180,9 @@ extension FactoryIdentity {
         var overrides = record.contexts ?? ContextOverrides()
         var replaced: [AnyObject] = []
         for key in keys {
-            if let box = overrides.set(box, words: words, closure: closure, for: key) { replaced.append(box) }
+            let replacedBox = overrides.set(
+                box, words: words, closure: closure, for: key, registration: record.registration, isOnce: record.once)
+            if let replacedBox { replaced.append(replacedBox) }
         }
         // The replaced boxes, and the frozen options sharing them, are released after the lock.
         state.dropped.keep(replaced)

@@ -1,5 +1,6 @@
 import FactoryKit
 import FactoryTesting
+import Foundation
 import Testing
 
 @Suite(.container)
@@ -21,6 +22,23 @@ struct WholeGraphTests {
             report.skipped.map(\.factory) == [
                 "Container.productModel<ProductModel>", "Container.querySearch<Search>",
             ])
+    }
+
+    /// The in-test report (issue 38): each planted fault an issue of the test at its factory's
+    /// definition, the `self { ... }` or `promised()` line, saying `path:line: error: [kind]`.
+    @Test func eachProblemIsAnIssueAtItsDefinition() async throws {
+        let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/App/App.swift").path
+        let kinds = [34: "unregisteredPromise", 41: "scopeSmell", 45: "cycle"]
+        try await withKnownIssue("expected: the three planted faults, each at its definition") {
+            let report = try await FactoryManifest.expectNoProblems()
+            #expect(report.problems.count == 3)
+        } matching: { issue in
+            guard let location = issue.sourceLocation, location.filePath == app, let kind = kinds[location.line] else {
+                return false
+            }
+            return issue.comments.contains { $0.rawValue.hasPrefix("\(app):\(location.line): error: [\(kind)] ") }
+        }
     }
 
     @Test func theGraphShowsWhoDependsOnWhom() async throws {
