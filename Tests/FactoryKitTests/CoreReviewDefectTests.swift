@@ -302,6 +302,75 @@ enum KeyDroppingWrite: String, CaseIterable, Codable, Sendable, CustomTestString
     }
 }
 
+/// A `scopeOnParameters` key whose `==` waits, once asked to, while another thread writes, as a
+/// slow `==` (or one waiting for a lock a writer holds) lets a write in between a resolution's
+/// lookup of its key and the plan that uses what it found.
+private struct PausingKey: Hashable, @unchecked Sendable {
+    let id: Int
+    let token: KeyToken?
+
+    static func == (lhs: PausingKey, rhs: PausingKey) -> Bool {
+        StaleParameterChoice.pauseIfAsked()
+        return lhs.id == rhs.id
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension Container {
+    fileprivate var coreReviewPausingKeyed: ParameterFactory<PausingKey, ReviewValue> {
+        self { ReviewValue("\($0.id)") }.cached.scopeOnParameters
+    }
+}
+
+/// A write that drains a `scopeOnParameters` cache while a resolution of the same factory compares
+/// its key with the cache's keys, with no lock held. The resolution's choice of slot, made from the
+/// table it compared with, is stale once the write has dropped that table; it holds the table, and
+/// so the keys in it, until it is replaced.
+private enum StaleParameterChoice {
+    static let pausing = ReviewGuarded(false)
+    static let comparing = DispatchSemaphore(value: 0)
+    static let proceed = DispatchSemaphore(value: 0)
+
+    /// In `==`: the first time after `pausing` was set, says so and waits for the write.
+    static func pauseIfAsked() {
+        let asked = pausing.withLock { (value: inout Bool) -> Bool in
+            defer { value = false }
+            return value
+        }
+        guard asked else { return }
+        comparing.signal()
+        ReviewChild.wait(for: proceed, "the write")
+    }
+
+    /// Caches a value under a key whose token only the cache holds, then resolves the same
+    /// parameter on another thread and drains the cache while that resolution compares keys. The
+    /// drained key's `deinit` uses the container, so it must run after the lock.
+    static func run() {
+        ReviewChild.startWatchdog("a write while a resolution compares parameter keys")
+        let container = Container.shared
+        weak var token: KeyToken?
+        do {
+            let key = PausingKey(id: 1, token: KeyToken())
+            token = key.token
+            _ = container.coreReviewPausingKeyed(key)
+        }
+        ReviewChild.check(token != nil, "the cache did not keep its key")
+        pausing.withLock { $0 = true }
+        let resolved = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let value = container.coreReviewPausingKeyed(PausingKey(id: 1, token: nil))
+            ReviewChild.check(value.name == "1", "a wrong value for the key")
+            resolved.signal()
+        }
+        ReviewChild.wait(for: comparing, "the comparison")
+        container.manager.reset(options: .scope)
+        proceed.signal()
+        ReviewChild.wait(for: resolved, "the resolution")
+        ReviewChild.check(token == nil, "the drained key was not released by the time the resolution returned")
+    }
+}
+
 // MARK: - 3. Auto-registrations that touch each other
 
 /// A container whose `autoRegister()` registers on its peer and resolves from it.
@@ -605,6 +674,19 @@ struct CoreReviewDefectTests {
     @Test func aParameterKeysHashTakingTheAppsLockDoesNotDeadlockAWriter() async {
         await #expect(processExitsWith: .success) {
             AppLock.registerWhileAKeyHashes()
+        }
+    }
+
+    /// 2c. A write that drains a `scopeOnParameters` cache while a resolution of the same factory
+    /// compares its key with the cache's (with no lock held) does not make that resolution release
+    /// the drained keys under the container's lock: their `deinit` may use the container.
+    ///
+    /// Found by the stress test's resolving keys (issue 37, item 6): on 4d86233 the resolution's
+    /// stale `ParameterChoice`, dropped under the lock by `ParameterLookup.slot(in:dropped:)`, held
+    /// the last reference to the drained table; SIGILL ("took one of its locks recursively").
+    @Test func aStaleParameterChoiceDoesNotReleaseDrainedKeysUnderTheLock() async {
+        await #expect(processExitsWith: .success) {
+            StaleParameterChoice.run()
         }
     }
 
