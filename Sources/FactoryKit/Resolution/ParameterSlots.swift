@@ -110,6 +110,9 @@ final class ParameterLookup {
             return .some(slot)
         }
         table = group.parameters
+        // A stale choice may hold the last reference to a table a write drained (and its keys):
+        // released after the lock, like everything else a section drops.
+        dropped.keep(choice)
         choice = nil
         mustChoose = true
         return nil
