@@ -39,12 +39,6 @@ public final nonisolated class ContainerManager: @unchecked Sendable {
         return target.withOwnState { body(&$0, target) }
     }
 
-    /// The manager that answers for this one in the current task: a subtree's child while SwiftUI
-    /// routes this manager to one (see `ManagerRoutes`), else this one.
-    func routed() -> ContainerManager {
-        withOwnState { $0.isRouted } ? ManagerRoutes.target(for: self) ?? self : self
-    }
-
     /// Marks this manager as one a route may redirect, before the route is first bound.
     func markRouted() {
         withOwnState { state in

@@ -185,20 +185,19 @@ final class ScopeBlock: @unchecked Sendable {
     private func withParameterSlot<Lookup>(
         _ key: BlockKey, _ parameters: ParameterLookup?, _ body: (inout SlotGroup, ParameterSlot?) -> Lookup
     ) -> (Lookup, ParameterSlot?) {
+        guard let parameters else {
+            return state.withLock { state in (body(&state.groups[key, default: SlotGroup()], nil), nil) }
+        }
         let dropped = DroppedValues()
         while true {
             let result = state.withLock { state -> (Lookup, ParameterSlot?)? in
-                var slot: ParameterSlot?
-                if let parameters {
-                    guard let chosen = parameters.slot(in: &state.groups[key, default: SlotGroup()], dropped: dropped)
-                    else { return nil }
-                    slot = chosen
-                }
+                guard let slot = parameters.slot(in: &state.groups[key, default: SlotGroup()], dropped: dropped)
+                else { return nil }
                 return (body(&state.groups[key, default: SlotGroup()], slot), slot)
             }
             withExtendedLifetime(dropped.take()) {}
             if let result { return result }
-            parameters?.choose()
+            parameters.choose()
         }
     }
 
