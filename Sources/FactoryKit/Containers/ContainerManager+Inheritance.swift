@@ -3,6 +3,7 @@
 /// settings.
 struct InheritedOptions {
     var registration: AnyObject?
+    var registrationSerial: UInt64 = 0
     var contexts: ContextOverrides?
     var decorator: AnyObject?
     var scope: Scope?
@@ -19,13 +20,16 @@ extension ContainerManager {
         let own = withOwnState { state in
             let record = state.existingRecord(for: key)
             return InheritedOptions(
-                registration: record?.registration, contexts: record?.contexts, decorator: record?.decorator,
+                registration: record?.registration, registrationSerial: record?.registrationSerial ?? 0,
+                contexts: record?.contexts, decorator: record?.decorator,
                 scope: record?.scope, defaultScope: state.defaultScope, containerDecorator: state.decorator)
         }
         guard let parent else { return own }
         let further = parent.inheritedOptions(for: key)
         return InheritedOptions(
-            registration: own.registration ?? further.registration, contexts: own.contexts ?? further.contexts,
+            registration: own.registration ?? further.registration,
+            registrationSerial: own.registration == nil ? further.registrationSerial : own.registrationSerial,
+            contexts: own.contexts ?? further.contexts,
             decorator: own.decorator ?? further.decorator, scope: own.scope ?? further.scope,
             defaultScope: own.defaultScope ?? further.defaultScope,
             containerDecorator: own.containerDecorator ?? further.containerDecorator)

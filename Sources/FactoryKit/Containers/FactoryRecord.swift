@@ -21,8 +21,15 @@ final class FactoryRecord {
     // once the lock is given up.
     @usableFromInline @exclusivity(unchecked) var registration: AnyObject? {
         willSet { dropped.keep(registration) }
-        didSet { invalidateResolution() }
+        didSet {
+            registrationSerial = registration == nil ? 0 : RegistrationSerial.next()
+            invalidateResolution()
+        }
     }
+    /// Which registration `registration` is, for the overrides written after it (see
+    /// `ContextOverrides.Entry`): a number no other registration in the process has, or 0 for
+    /// none. A number rather than a weak reference, which would give the box a side table.
+    @exclusivity(unchecked) var registrationSerial: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var contexts: ContextOverrides? {
         willSet { dropped.keep(contexts) }
         didSet { invalidateResolution() }
@@ -139,6 +146,7 @@ final class FactoryRecord {
     struct Options {
         var hasOptions = false
         var registration: AnyObject?
+        var registrationSerial: UInt64 = 0
         var contexts: ContextOverrides?
         var scope: Scope?
         var scopeOnParameters = false
@@ -149,13 +157,15 @@ final class FactoryRecord {
 
     var options: Options {
         Options(
-            hasOptions: hasOptions, registration: registration, contexts: contexts, scope: scope,
+            hasOptions: hasOptions, registration: registration, registrationSerial: registrationSerial,
+            contexts: contexts, scope: scope,
             scopeOnParameters: scopeOnParameters, timeToLive: timeToLive, decorator: decorator, once: once)
     }
 
     func restore(options: Options) {
         hasOptions = options.hasOptions
         registration = options.registration
+        registrationSerial = options.registrationSerial
         contexts = options.contexts
         scope = options.scope
         scopeOnParameters = options.scopeOnParameters
@@ -236,5 +246,19 @@ final class ResolutionOptions {
         hasContexts = contexts != nil
         hasRegistration = registration != nil
         scopeKind = scope?.kind
+    }
+}
+
+/// The numbers that tell registrations apart (`FactoryRecord.registrationSerial`), from one
+/// counter for the process: a subtree's child compares its overrides with a parent's
+/// registrations. Its lock is taken inside a manager's and guards only the counter.
+enum RegistrationSerial {
+    private static let last = Locked<UInt64>(0)
+
+    static func next() -> UInt64 {
+        last.withLock { last in
+            last += 1
+            return last
+        }
     }
 }

@@ -15,16 +15,16 @@ struct ContextOverrides {
         @usableFromInline let words: ClosureWords?
         /// That closure itself, which keeps `words` naming it (see `ClosureWords`).
         @usableFromInline let closure: Any?
-        /// The factory's registration when this override was written, held weakly: if it is still
-        /// the registration in force when the override wins, the override was written after it,
-        /// on purpose, and hides nothing its writer did not mean to hide (see
-        /// `warnRegistrationShadowed`). `nil` when there was none, or it has gone since.
-        @usableFromInline weak var registrationWhenWritten: AnyObject?
+        /// The factory's registration when this override was written, by its serial (see
+        /// `FactoryRecord.registrationSerial`): if it is still the registration in force when the
+        /// override wins, the override was written after it, on purpose, and hides nothing its
+        /// writer did not mean to hide (see `warnRegistrationShadowed`). 0 when there was none.
+        @usableFromInline var registrationWhenWritten: UInt64 = 0
         /// The function of the first closure stored for this key, which the definition writes on
         /// the factory's first access if it overrides this context, before anything else can.
         @usableFromInline var firstFunction: UInt?
         /// `registrationWhenWritten` of that first write.
-        @usableFromInline weak var registrationAtFirstWrite: AnyObject?
+        @usableFromInline var registrationAtFirstWrite: UInt64 = 0
     }
 
     /// In the order the keys were first written; each key at most once.
@@ -63,7 +63,7 @@ struct ContextOverrides {
     /// written now.
     @usableFromInline
     mutating func set(
-        _ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey, registration: AnyObject?,
+        _ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey, registration: UInt64,
         isOnce: Bool
     ) -> AnyObject? {
         var entry = Entry(key: key, box: box, words: words, closure: closure)
@@ -86,8 +86,8 @@ struct ContextOverrides {
 
     /// Whether the override in `box` was written while `registration` was the factory's
     /// registration, so after it (see `Entry.registrationWhenWritten`).
-    func wasWritten(_ box: AnyObject, after registration: AnyObject) -> Bool {
-        entries.contains { $0.box === box && $0.registrationWhenWritten === registration }
+    func wasWritten(_ box: AnyObject, after registration: UInt64) -> Bool {
+        entries.contains { $0.box === box && $0.registrationWhenWritten == registration }
     }
 }
 

@@ -19,9 +19,9 @@ extension FactoryIdentity {
     @usableFromInline
     func warnRegistrationShadowed(by override: AnyObject, in contexts: ContextOverrides, factory: String) {
         let isFirst = container.manager.withState(of: container) { state, manager -> Bool in
-            let registration =
-                state.existingRecord(for: key)?.registration ?? manager.parent?.inheritedOptions(for: key).registration
-            if let registration, contexts.wasWritten(override, after: registration) { return false }
+            let own = state.existingRecord(for: key)?.registrationSerial ?? 0
+            let registration = own != 0 ? own : manager.parent?.inheritedOptions(for: key).registrationSerial ?? 0
+            if registration != 0, contexts.wasWritten(override, after: registration) { return false }
             return state.shadowedRegistrationsWarned.insert(key).inserted
         }
         guard isFirst else { return }
