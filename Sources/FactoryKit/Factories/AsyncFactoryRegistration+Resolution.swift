@@ -13,7 +13,7 @@ struct AsyncResolutionPlan: @unchecked Sendable {
     @usableFromInline var parameterSlot: ParameterSlot?
     @usableFromInline var decorator: AnyObject?
     @usableFromInline var containerDecorator: ((Any) -> Void)?
-    @usableFromInline var lookup: AsyncSlotLookup?
+    @usableFromInline var lookup: SlotLookup<AsyncFlightBase>?
     /// The singleton cache and entry `lookup` looked in, for a singleton.
     @usableFromInline var singletonSlot: (cache: Scope.Singleton, entry: SingletonEntry)?
 
@@ -75,9 +75,9 @@ extension AsyncFactoryRegistration {
             // Shared within the outermost resolution, by every child task it starts; at the
             // outermost level itself there is nothing to share with, as for a synchronous graph.
             block = graph
-            (plan.lookup, plan.parameterSlot) = graph.lookupAsync(
+            (plan.lookup, plan.parameterSlot) = graph.lookup(
                 BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
-                timeToLive: nil, reserve: { AsyncFlight<T>(label: description) })
+                timeToLive: nil, reserve: reserve)
         } else if let scope = plan.scope, scope.kind == .taskBound {
             guard let active = ScopeBlock.active(for: scope) else {
                 let error = InactiveScopeError(factory: description)
@@ -85,9 +85,9 @@ extension AsyncFactoryRegistration {
                 throw error
             }
             block = active
-            (plan.lookup, plan.parameterSlot) = active.lookupAsync(
+            (plan.lookup, plan.parameterSlot) = active.lookup(
                 BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
-                timeToLive: plan.timeToLive, reserve: { AsyncFlight<T>(label: description) })
+                timeToLive: plan.timeToLive, reserve: reserve)
         }
 
         let value: T
@@ -102,16 +102,16 @@ extension AsyncFactoryRegistration {
                 }
                 tag = traced == nil ? .factory : closureTag(plan)
             case .hit(let object, let boxed)?:
-                value = SlotLookup.value(object, boxed: boxed, as: T.self)
+                value = hitValue(object, boxed: boxed, as: T.self)
                 tag = .cache
-            case .join(let flight)?:
+            case .wait(let flight)?:
                 value = try await join(flight, from: stack, isCreator: false)
                 tag = .cache
             case .create(let base)?:
                 let flight = unsafeDowncast(base, to: AsyncFlight<T>.self)
                 // Dropped by this task's lookup, released by it, not by whichever task lets go of
                 // the flight last.
-                if !flight.replaced.isEmpty { flight.replaced = [] }
+                flight.releaseReplaced()
                 frame.flight = flight
                 if stack.isEmpty { frame.graph = ScopeBlock() }
                 start(
@@ -199,9 +199,9 @@ extension AsyncFactoryRegistration {
                     guard let chosen = parameters?.slot(in: &record.cache, dropped: state.dropped) else { return nil }
                     plan.parameterSlot = chosen
                 }
-                plan.lookup = record.cache.lookupAsync(
+                plan.lookup = record.cache.lookup(
                     parameter: plan.parameterSlot, timeToLive: plan.timeToLive,
-                    reserve: { AsyncFlight<T>(label: description) })
+                    reserve: reserve)
             } else if let scope = plan.scope, scope.kind == .singleton {
                 // Under the container's lock, with the options just read, as for synchronous
                 // singletons (see `planSingleton`): a `register` either comes first or drops this
@@ -209,15 +209,20 @@ extension AsyncFactoryRegistration {
                 if record.scopeOnParameters && parameters == nil { return nil }
                 let singleton = unsafeDowncast(scope, to: Scope.Singleton.self).forCaller
                 guard
-                    let (lookup, entry, slot) = singleton.lookupAsync(
+                    let (lookup, entry, slot) = singleton.lookup(
                         singletonKey, for: record, parameters: record.scopeOnParameters ? parameters : nil,
                         dropped: state.dropped, timeToLive: plan.timeToLive,
-                        reserve: { AsyncFlight<T>(label: description) })
+                        reserve: reserve)
                 else { return nil }
                 (plan.lookup, plan.singletonSlot, plan.parameterSlot) = (lookup, (singleton, entry), slot)
             }
             return plan
         }
+    }
+
+    /// Reserves a slot for this resolution's creation.
+    func reserve() -> AsyncFlightBase {
+        AsyncFlight<T>(label: description)
     }
 
     /// Runs the closure that applies: a context override, a registration or the original.
@@ -254,16 +259,16 @@ extension AsyncFactoryRegistration {
                     }
                     let timestamp = monotonicNanoseconds()
                     if let block {
-                        block.publishAsync(
+                        block.publish(
                             stored, key: blockKey, parameter: plan.parameterSlot, for: flight,
                             timestamp: timestamp, label: description)
                     } else if let (singleton, entry) = plan.singletonSlot {
                         // The cache that holds `entry`: its lock guards the entry.
-                        singleton.publishAsync(
+                        singleton.publish(
                             stored, in: entry, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
                     } else {
                         plan.manager.withOwnState { _ in
-                            plan.record.cache.publishAsync(
+                            plan.record.cache.publish(
                                 stored, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
                         }
                     }

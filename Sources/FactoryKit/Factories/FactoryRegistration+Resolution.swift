@@ -57,7 +57,7 @@ struct ResolutionPlan {
     }
 
     init(
-        _ manager: ContainerManager, record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup,
+        _ manager: ContainerManager, record: FactoryRecord, options: ResolutionOptions?, lookup: SlotLookup<InFlight>,
         decorator: AnyObject?, parameterSlot: ParameterSlot? = nil
     ) {
         switch lookup {
@@ -78,7 +78,7 @@ struct ResolutionPlan {
 
     /// The value of a hit.
     func hitValue<T>(as type: T.Type) -> T {
-        SlotLookup.value(hit.unsafelyUnwrapped, boxed: kind == .hitBoxed, as: T.self)
+        FactoryKit.hitValue(hit.unsafelyUnwrapped, boxed: kind == .hitBoxed, as: T.self)
     }
 
     /// The factory's own decorator, if the plan carries it (see `object`).
@@ -225,13 +225,6 @@ struct ResolutionRequest {
     func reserve() -> InFlight {
         let chain = ResolutionChain.current
         return InFlight(owner: chain, frameIndex: chain.depth, container: containerType, name: key.name, result: result)
-    }
-}
-
-extension SlotLookup {
-    var isHit: Bool {
-        if case .hit = self { return true }
-        return false
     }
 }
 
@@ -408,7 +401,7 @@ extension FactoryRegistration {
 
     func produceCached(_ plan: ResolutionPlan, _ parameter: P, scope: Scope) -> (T, ValueOrigin) {
         let flight = unsafeDowncast(plan.object.unsafelyUnwrapped, to: InFlight.self)
-        let lookup = plan.kind == .create ? SlotLookup.create(flight) : SlotLookup.wait(flight)
+        let lookup: SlotLookup<InFlight> = plan.kind == .create ? .create(flight) : .wait(flight)
         return produce(lookup, plan, parameter, scope: scope) { stored, flight, timestamp in
             if let (singleton, entry) = flight.singletonSlot {
                 singleton.publish(stored, in: entry, parameter: plan.parameterSlot, for: flight, timestamp: timestamp)
@@ -430,12 +423,12 @@ extension FactoryRegistration {
     /// Acts on a scope's answer: returns a hit, waits for another thread's creation, or creates
     /// the value, publishes it with `publish` and hands it to the waiters.
     func produce(
-        _ lookup: SlotLookup, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
+        _ lookup: SlotLookup<InFlight>, _ plan: ResolutionPlan, _ parameter: P, scope: Scope,
         publish: (StoredValue?, InFlight, UInt64) -> Void
     ) -> (T, ValueOrigin) {
         switch lookup {
         case .hit(let object, let boxed):
-            return (SlotLookup.value(object, boxed: boxed, as: T.self), .cache)
+            return (FactoryKit.hitValue(object, boxed: boxed, as: T.self), .cache)
         case .wait(let flight):
             return (waitFor(flight, parameter), .cache)
         case .create(let flight):

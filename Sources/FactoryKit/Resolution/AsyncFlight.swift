@@ -10,16 +10,15 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 
 /// An asynchronous creation in flight, shared by every resolution that wants the same scoped value.
 @usableFromInline
-class AsyncFlightBase: @unchecked Sendable {
+class AsyncFlightBase: Flight, @unchecked Sendable {
     let label: String
     /// The creation this one's closure is waiting for, if any; guarded by `AsyncWaitGraph`.
     var waitingOn: AsyncFlightBase?
-    /// Values this creation replaces, released by the reserving task; see `InFlight.replaced`.
-    @usableFromInline var replaced: [StoredValue] = []
 
     @usableFromInline
     init(label: String) {
         self.label = label
+        super.init()
     }
 }
 

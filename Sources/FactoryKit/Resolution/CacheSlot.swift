@@ -35,8 +35,7 @@ extension StoredValue {
 @usableFromInline
 enum CacheSlot: @unchecked Sendable {
     case value(StoredValue, touched: UInt64)
-    case pending(InFlight)
-    case pendingAsync(AsyncFlightBase)
+    case pending(Flight)
 
     /// Whether the slot holds a finished value (snapshots and clones keep only those).
     var isValue: Bool {
@@ -45,33 +44,27 @@ enum CacheSlot: @unchecked Sendable {
     }
 }
 
-/// What a resolution does after looking at a slot. Not generic, so plans that carry it are
-/// copied without value witnesses.
+/// What a resolution does after looking at a slot: a synchronous one's `Reservation` is an
+/// `InFlight`, an asynchronous one's an `AsyncFlightBase`.
 @usableFromInline
-enum SlotLookup {
+enum SlotLookup<Reservation: Flight> {
     /// The scope had a live value: its `ValueBox`, or (for `shared`) the object itself, held
     /// strongly from here on.
     case hit(AnyObject, boxed: Bool)
     /// This resolution reserved the slot and must create the value, then publish it.
-    case create(InFlight)
-    /// Another resolution is creating the value; wait for it.
-    case wait(InFlight)
+    case create(Reservation)
+    /// Another resolution is creating the value; wait for it (an asynchronous one joins it).
+    case wait(Reservation)
 
-    /// The value of a hit.
-    static func value<T>(_ object: AnyObject, boxed: Bool, as type: T.Type) -> T {
-        boxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
+    var isHit: Bool {
+        if case .hit = self { return true }
+        return false
     }
 }
 
-/// What an asynchronous resolution does after looking at a slot.
-@usableFromInline
-enum AsyncSlotLookup {
-    /// The scope had a live value (see `SlotLookup.hit`).
-    case hit(AnyObject, boxed: Bool)
-    /// Another resolution is creating the value; wait for its outcome.
-    case join(AsyncFlightBase)
-    /// This resolution reserved the slot and must start the creation.
-    case create(AsyncFlightBase)
+/// The value of a hit: unboxed from its `ValueBox`, or the object a `shared` slot held.
+func hitValue<T>(_ object: AnyObject, boxed: Bool, as type: T.Type) -> T {
+    boxed ? unsafeDowncast(object, to: ValueBox<T>.self).value : object as! T
 }
 
 /// Monotonic nanoseconds, for time-to-live checks; immune to wall-clock changes.
@@ -101,17 +94,18 @@ extension Optional where Wrapped == CacheSlot {
 
     /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
     /// of whoever owns the slot; `reserve` only allocates the in-flight record.
-    mutating func lookup(timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+    mutating func lookup<Reservation>(timeToLive: UInt64?, reserve: () -> Reservation) -> SlotLookup<Reservation> {
         var expired: StoredValue?
         switch self {
         case .value(let stored, _)?:
             if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
             if case .strong = stored { expired = stored }  // a dead weak value holds nothing
         case .pending(let flight)?:
+            // A factory's key is resolved either synchronously or asynchronously, never both.
+            guard let flight = flight as? Reservation else {
+                preconditionFailure("FactoryKit: a synchronous and an asynchronous resolution met in one cache slot")
+            }
             return .wait(flight)
-        case .pendingAsync?:
-            // Keys of async factories never meet synchronous resolutions.
-            preconditionFailure("FactoryKit: a synchronous resolution found an asynchronous creation")
         case nil:
             break
         }
@@ -122,35 +116,10 @@ extension Optional where Wrapped == CacheSlot {
         return .create(flight)
     }
 
-    /// The asynchronous counterpart of `lookup`: a hit, a creation to join, or a reservation.
-    mutating func lookupAsync(timeToLive: UInt64?, reserve: () -> AsyncFlightBase) -> AsyncSlotLookup {
-        var expired: StoredValue?
-        switch self {
-        case .value(let stored, _)?:
-            if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
-            if case .strong = stored { expired = stored }
-        case .pendingAsync(let flight)?:
-            return .join(flight)
-        case .pending?:
-            preconditionFailure("FactoryKit: an asynchronous resolution found a synchronous creation")
-        case nil:
-            break
-        }
-        let flight = reserve()
-        if let expired { flight.replaced.append(expired) }
-        self = .pendingAsync(flight)
-        return .create(flight)
-    }
-
-    /// Publishes (or, with `nil`, drops) the outcome of the asynchronous creation this slot holds.
-    mutating func publishAsync(_ stored: StoredValue?, for flight: AsyncFlightBase, timestamp: UInt64) {
-        guard case .pendingAsync(let reserved)? = self, reserved === flight else { return }
-        self = stored.map { .value($0, touched: timestamp) }
-    }
-
-    /// Publishes a created value into the slot this resolution reserved. A slot that was reset
-    /// meanwhile no longer holds `flight`, and the value is handed to its waiters but not cached.
-    mutating func publish(_ stored: StoredValue?, for flight: InFlight, timestamp: UInt64) {
+    /// Publishes a created value (or, with `nil`, drops the creation) into the slot this
+    /// resolution reserved. A slot that was reset meanwhile no longer holds `flight`, and the
+    /// value is handed to its waiters but not cached.
+    mutating func publish(_ stored: StoredValue?, for flight: Flight, timestamp: UInt64) {
         guard case .pending(let reserved)? = self, reserved === flight else { return }
         self = stored.map { .value($0, touched: timestamp) }
     }
@@ -186,29 +155,14 @@ struct SlotGroup {
         }
     }
 
-    mutating func lookup(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> InFlight) -> SlotLookup {
+    mutating func lookup<Reservation>(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> Reservation)
+        -> SlotLookup<Reservation>
+    {
         guard let parameter else { return slot.lookup(timeToLive: timeToLive, reserve: reserve) }
         return parameter.slot.lookup(timeToLive: timeToLive, reserve: reserve)
     }
 
-    mutating func lookupAsync(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase)
-        -> AsyncSlotLookup
-    {
-        guard let parameter else { return slot.lookupAsync(timeToLive: timeToLive, reserve: reserve) }
-        return parameter.slot.lookupAsync(timeToLive: timeToLive, reserve: reserve)
-    }
-
-    mutating func publishAsync(
-        _ stored: StoredValue?, parameter: ParameterSlot?, for flight: AsyncFlightBase, timestamp: UInt64
-    ) {
-        if let parameter {
-            parameter.slot.publishAsync(stored, for: flight, timestamp: timestamp)
-        } else {
-            slot.publishAsync(stored, for: flight, timestamp: timestamp)
-        }
-    }
-
-    mutating func publish(_ stored: StoredValue?, parameter: ParameterSlot?, for flight: InFlight, timestamp: UInt64) {
+    mutating func publish(_ stored: StoredValue?, parameter: ParameterSlot?, for flight: Flight, timestamp: UInt64) {
         if let parameter {
             parameter.slot.publish(stored, for: flight, timestamp: timestamp)
         } else {

@@ -1,5 +1,26 @@
 import Foundation
 
+/// A creation that reserved a cache slot: a synchronous one (`InFlight`), which other threads
+/// wait for, or an asynchronous one (`AsyncFlightBase`), which other tasks join. A slot holds it
+/// until the creation publishes its value there.
+@usableFromInline
+class Flight: @unchecked Sendable {
+    /// Values this creation replaces (an expired one, or those of a scope the cache no longer
+    /// serves), dropped under the lock that reserved the slot. The reserving thread or task,
+    /// which dropped them, releases them once it holds no lock (`releaseReplaced()`), since a
+    /// value's `deinit` may resolve; waiters never touch them, so no `deinit` runs on a thread
+    /// that never held the value.
+    @usableFromInline var replaced: [StoredValue] = []
+
+    @usableFromInline init() {}
+
+    /// Releases the values this creation replaced; called by the reserving thread or task, with
+    /// no lock held, before the flight can outlive its other holders.
+    func releaseReplaced() {
+        if !replaced.isEmpty { replaced = [] }
+    }
+}
+
 /// A creation in progress that other threads may wait for: single flight for scoped instances
 /// and for `autoRegister()`.
 ///
@@ -7,7 +28,7 @@ import Foundation
 /// the same slot waits here for that one value. Before waiting, a thread checks the wait graph, so
 /// waiting for oneself (directly or through other threads) is reported as a cycle, never a hang.
 @usableFromInline
-final class InFlight: @unchecked Sendable {
+final class InFlight: Flight, @unchecked Sendable {
     @usableFromInline let owner: ResolutionChain
     /// Index of the creating frame in the owner's stack; nil for `autoRegister()`.
     let frameIndex: Int?
@@ -22,18 +43,6 @@ final class InFlight: @unchecked Sendable {
     /// a creation nobody waits for, the usual case, allocates no condition.
     private let state = Locked<(value: Any?, finished: Bool, condition: NSCondition?)>((nil, false, nil))
 
-    /// Values this creation replaces (an expired one, or those of a scope the cache no longer
-    /// serves), dropped under the lock that reserved the slot. The reserving thread, which dropped
-    /// them, releases them once it holds no lock (`releaseReplaced()`), since a value's `deinit`
-    /// may resolve; waiters never touch them, so no `deinit` runs on a thread that never held the
-    /// value.
-    @usableFromInline var replaced: [StoredValue] = []
-
-    /// Releases the values this creation replaced; called by the reserving thread, with no lock
-    /// held, before the flight can outlive its other holders.
-    func releaseReplaced() {
-        if !replaced.isEmpty { replaced = [] }
-    }
     /// The singleton cache and entry whose slot this creation fills, for a singleton; `nil` for a
     /// container's cache. Written by the reserving thread, and read only by it.
     @usableFromInline var singletonSlot: (Scope.Singleton, SingletonEntry)?
@@ -49,6 +58,7 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = labelIsStep
         self.labelSource = .text(label)
+        super.init()
     }
 
     /// A creation of the factory `name` of `container`, resolving to `result`.
@@ -57,6 +67,7 @@ final class InFlight: @unchecked Sendable {
         self.frameIndex = frameIndex
         self.labelIsStep = false
         self.labelSource = .factory(container: container, name: name, result: result)
+        super.init()
     }
 
     /// How messages name the creation: `Container.service<Service>`, or the text it was given.

@@ -107,10 +107,10 @@ extension Scope {
         /// holds. In `main`, the record remembers the factory's entry (see
         /// `FactoryRecord.singletonEntry`), which saves the dictionary lookup while it still
         /// belongs to this cache and was not removed since.
-        func lookup(
+        func lookup<Reservation>(
             _ key: SingletonKey, for record: FactoryRecord, parameters: ParameterLookup?, dropped: DroppedValues,
-            timeToLive: UInt64?, reserve: () -> InFlight
-        ) -> (SlotLookup, SingletonEntry, ParameterSlot?)? {
+            timeToLive: UInt64?, reserve: () -> Reservation
+        ) -> (SlotLookup<Reservation>, SingletonEntry, ParameterSlot?)? {
             storage.withLock { entries in
                 let entry = self.entry(for: key, remembering: record, in: &entries)
                 var slot: ParameterSlot?
@@ -155,43 +155,13 @@ extension Scope {
             return entry
         }
 
-        /// Publishes a value created for `entry`.
+        /// Publishes (or, with `nil`, drops) a value created for `entry`.
         func publish(
-            _ stored: StoredValue?, in entry: SingletonEntry, parameter: ParameterSlot?, for flight: InFlight,
+            _ stored: StoredValue?, in entry: SingletonEntry, parameter: ParameterSlot?, for flight: Flight,
             timestamp: UInt64
         ) {
             storage.withLock { _ in
                 entry.group.publish(stored, parameter: parameter, for: flight, timestamp: timestamp)
-            }
-        }
-
-        /// The asynchronous counterpart of `lookup`.
-        @usableFromInline
-        func lookupAsync(
-            _ key: SingletonKey, for record: FactoryRecord, parameters: ParameterLookup?, dropped: DroppedValues,
-            timeToLive: UInt64?, reserve: () -> AsyncFlightBase
-        ) -> (AsyncSlotLookup, SingletonEntry, ParameterSlot?)? {
-            storage.withLock { entries in
-                let entry = self.entry(for: key, remembering: record, in: &entries)
-                var slot: ParameterSlot?
-                if let parameters {
-                    guard let chosen = parameters.slot(in: &entry.group, dropped: dropped) else { return nil }
-                    slot = chosen
-                }
-                return (
-                    entry.group.lookupAsync(parameter: slot, timeToLive: timeToLive, reserve: reserve), entry, slot
-                )
-            }
-        }
-
-        /// Publishes (or drops) the outcome of an asynchronous creation for `entry`.
-        @usableFromInline
-        func publishAsync(
-            _ stored: StoredValue?, in entry: SingletonEntry, parameter: ParameterSlot?, for flight: AsyncFlightBase,
-            timestamp: UInt64
-        ) {
-            storage.withLock { _ in
-                entry.group.publishAsync(stored, parameter: parameter, for: flight, timestamp: timestamp)
             }
         }
 

@@ -162,65 +162,42 @@ final class ScopeBlock: @unchecked Sendable {
 
     /// Looks the value of `key` up, reserving its slot if it must be created; for a
     /// `scopeOnParameters` factory, in the slot `parameters` chooses with no lock held.
+    ///
+    /// The slot is chosen again, with no lock held, while the group's table changes under the
+    /// choice.
     @usableFromInline
-    func lookup(_ key: BlockKey, parameters: ParameterLookup?, timeToLive: UInt64?, reserve: () -> InFlight)
-        -> (SlotLookup, ParameterSlot?)
-    {
-        withParameterSlot(key, parameters) { group, slot in
-            group.lookup(parameter: slot, timeToLive: timeToLive, reserve: reserve)
-        }
-    }
-
-    @usableFromInline
-    func lookupAsync(
-        _ key: BlockKey, parameters: ParameterLookup?, timeToLive: UInt64?, reserve: () -> AsyncFlightBase
-    ) -> (AsyncSlotLookup, ParameterSlot?) {
-        withParameterSlot(key, parameters) { group, slot in
-            group.lookupAsync(parameter: slot, timeToLive: timeToLive, reserve: reserve)
-        }
-    }
-
-    /// Runs `body` under the block's lock on the group of `key` and the parameter's slot, choosing
-    /// the slot again, with no lock held, while the group's table changes under the choice.
-    private func withParameterSlot<Lookup>(
-        _ key: BlockKey, _ parameters: ParameterLookup?, _ body: (inout SlotGroup, ParameterSlot?) -> Lookup
-    ) -> (Lookup, ParameterSlot?) {
-        guard let parameters else {
-            return state.withLock { state in (body(&state.groups[key, default: SlotGroup()], nil), nil) }
-        }
-        let dropped = DroppedValues()
+    func lookup<Reservation>(
+        _ key: BlockKey, parameters: ParameterLookup?, timeToLive: UInt64?, reserve: () -> Reservation
+    ) -> (SlotLookup<Reservation>, ParameterSlot?) {
+        // Only a parameter's slot can drop anything here (a table it replaces).
+        let dropped = parameters.map { _ in DroppedValues() }
         while true {
-            let result = state.withLock { state -> (Lookup, ParameterSlot?)? in
-                guard let slot = parameters.slot(in: &state.groups[key, default: SlotGroup()], dropped: dropped)
-                else { return nil }
-                return (body(&state.groups[key, default: SlotGroup()], slot), slot)
+            let result = state.withLock { state -> (SlotLookup<Reservation>, ParameterSlot?)? in
+                var slot: ParameterSlot?
+                if let parameters, let dropped {
+                    guard let chosen = parameters.slot(in: &state.groups[key, default: SlotGroup()], dropped: dropped)
+                    else { return nil }
+                    slot = chosen
+                }
+                let lookup = state.groups[key, default: SlotGroup()].lookup(
+                    parameter: slot, timeToLive: timeToLive, reserve: reserve)
+                return (lookup, slot)
             }
-            withExtendedLifetime(dropped.take()) {}
+            withExtendedLifetime(dropped?.take()) {}
             if let result { return result }
-            parameters.choose()
+            parameters?.choose()
         }
     }
 
+    /// Publishes (or, with `nil`, drops) a value created in this block.
     @usableFromInline
     func publish(
-        _ stored: StoredValue?, key: BlockKey, parameter: ParameterSlot?, for flight: InFlight, timestamp: UInt64,
+        _ stored: StoredValue?, key: BlockKey, parameter: ParameterSlot?, for flight: Flight, timestamp: UInt64,
         label: String
     ) {
         state.withLock { state in
             guard !state.isClosed else { return }
             state.groups[key]?.publish(stored, parameter: parameter, for: flight, timestamp: timestamp)
-            if let instance = ScopeBlock.shutdownable(stored) { state.created.append((label, instance)) }
-        }
-    }
-
-    @usableFromInline
-    func publishAsync(
-        _ stored: StoredValue?, key: BlockKey, parameter: ParameterSlot?, for flight: AsyncFlightBase,
-        timestamp: UInt64, label: String
-    ) {
-        state.withLock { state in
-            guard !state.isClosed else { return }
-            state.groups[key]?.publishAsync(stored, parameter: parameter, for: flight, timestamp: timestamp)
             if let instance = ScopeBlock.shutdownable(stored) { state.created.append((label, instance)) }
         }
     }
