@@ -181,7 +181,8 @@ extension FactoryIdentity {
         var replaced: [AnyObject] = []
         for key in keys {
             let replacedBox = overrides.set(
-                box, words: words, closure: closure, for: key, registration: record.registrationSerial, isOnce: record.once)
+                box, words: words, closure: closure, for: key, registration: record.registrationSerial,
+                isOnce: record.once)
             if let replacedBox { replaced.append(replacedBox) }
         }
         // The replaced boxes, and the frozen options sharing them, are released after the lock.
