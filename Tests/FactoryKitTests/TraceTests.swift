@@ -183,3 +183,31 @@ struct TraceTests {
         #expect(first.manager.circularDependencyTesting)
     }
 }
+
+/// A value whose `deinit` resolves another factory, for the trace test below.
+final class TraceResolvingOnDeinit: @unchecked Sendable {
+    let container: TraceContainer
+    init(_ container: TraceContainer) { self.container = container }
+    deinit { _ = container.traceLeaf() }
+}
+
+extension TraceContainer {
+    var traceExpiring: Factory<TraceResolvingOnDeinit> {
+        self { TraceResolvingOnDeinit(self) }.cached.timeToLive(0)
+    }
+}
+
+extension TraceTests {
+    /// The value a creation replaces is released before the creation runs, by the resolving
+    /// thread, with no frame on its stack yet: a `deinit` that resolves then starts and finishes a
+    /// traced resolution of its own, which must not flush (and lose) the line of the resolution
+    /// still in progress. It used to stop the process with "Index out of range".
+    @Test func aDeinitThatResolvesBeforeTheCreationKeepsTheTraceLinesOfTheResolutionInProgress() {
+        let container = TraceContainer()
+        _ = container.traceExpiring()  // cached, and expired at once
+        let lines = traced { _ = container.traceExpiring() }
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.hasPrefix("0: TraceContainer.traceExpiring<TraceResolvingOnDeinit> = F:") })
+        #expect(lines.contains { $0.hasPrefix("0: TraceContainer.traceLeaf<TraceLeaf> = F:") })
+    }
+}

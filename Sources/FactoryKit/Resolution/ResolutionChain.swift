@@ -151,6 +151,11 @@ final class ResolutionChain: @unchecked Sendable {
     /// the handful a resolution makes.
     @usableFromInline @exclusivity(unchecked) var graphValues: [(key: GraphKey, value: AnyObject)] = []
     @usableFromInline @exclusivity(unchecked) var traceLines: [String] = []
+    /// How many of `traceLines` are begun and not completed yet. The lines are logged when the
+    /// last is completed, not when the frame stack empties: a resolution can begin its line before
+    /// its frame is pushed, and a `deinit` that resolves in between (of a value its creation
+    /// replaces) must not log, and drop, that line.
+    @exclusivity(unchecked) var openTraceLines = 0
     /// Inside an async factory's closure: where the finished lines go, and how deep they start.
     @exclusivity(unchecked) var asyncTrace: AsyncTrace?
     @exclusivity(unchecked) var traceDepthOffset = 0
@@ -277,20 +282,22 @@ final class ResolutionChain: @unchecked Sendable {
     /// `completeTrace` so lines come out parent first.
     @usableFromInline
     func beginTrace(_ description: String) -> Int {
-        if frames.isEmpty {
+        if openTraceLines == 0 {
             // An outermost synchronous resolution may run inside an async factory's closure.
             let stack = AsyncResolution.stack
             asyncTrace = stack.last?.trace
             traceDepthOffset = stack.count
         }
         traceLines.append(Diagnostics.traceLine(depth: traceDepthOffset + frames.count, description))
+        openTraceLines += 1
         return traceLines.count - 1
     }
 
     @usableFromInline
     func completeTrace<T>(_ index: Int, tag: ValueOrigin, value: T) {
         traceLines[index] += Diagnostics.traceSuffix(tag: tag, value: value)
-        if frames.isEmpty { flushTrace() }
+        openTraceLines -= 1
+        if openTraceLines == 0 { flushTrace() }
     }
 
     func flushTrace() {
