@@ -6,7 +6,7 @@ extension Scope {
     ///     var requestLogger: Factory<RequestLogger> { self { RequestLogger(id: UUID()) }.scope(.request) }
     /// }
     ///
-    /// try await Container.shared.withScope(.request) {
+    /// await Container.shared.withScope(.request) {
     ///     handle(request)   // every resolution of requestLogger in here, and in child tasks, shares one
     /// }
     /// ```
@@ -42,8 +42,9 @@ public struct InactiveScopeError: Error, CustomStringConvertible, Sendable {
     /// What went wrong and how to fix it.
     public var description: String {
         "\(factory) is scoped to a task-bound scope, but no withScope block of that scope is active in "
-            + "this task. Resolve it inside `try await container.withScope(...) { ... }` (child tasks inherit the "
-            + "block; Task.detached and other threads do not), or give the factory another scope."
+            + "this task. Resolve it inside `await container.withScope(...) { ... }` (`try await` if the block "
+            + "throws; child tasks inherit the block, Task.detached and other threads do not), or give the factory "
+            + "another scope."
     }
 }
 
