@@ -144,6 +144,43 @@ private final class StressUserCode: @unchecked Sendable {
     }
 }
 
+/// A parameter key whose `hash(into:)`, `==` and `deinit` take the app's lock and resolve from
+/// the container, as an app's key might log or look something up: none may run under a lock of
+/// FactoryKit's (a writer holds the app's lock around `register` half the time, which would
+/// deadlock against a hash taken under the container's lock).
+private final class StressKey: Hashable, @unchecked Sendable {
+    let value: Int
+    private weak var container: StressContainer?
+
+    init(_ value: Int, _ container: StressContainer) {
+        self.value = value
+        self.container = container
+    }
+
+    private func userCode() {
+        StressUserCode.appLock.lock()
+        defer { StressUserCode.appLock.unlock() }
+        _ = container?.stressMixedDeinitProbe()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        userCode()
+        hasher.combine(value)
+    }
+
+    static func == (lhs: StressKey, rhs: StressKey) -> Bool {
+        lhs.userCode()
+        return lhs.value == rhs.value
+    }
+
+    deinit {
+        userCode()
+        StressKey.deinits.increment()
+    }
+
+    static let deinits = ManagedAtomicCount()
+}
+
 /// A count any thread may bump.
 private final class ManagedAtomicCount: @unchecked Sendable {
     private let lock = NSLock()
@@ -571,9 +608,30 @@ extension Scope {
 }
 
 /// The container of every stress factory; `serial` tells its values from other containers'.
-private final class StressContainer: ManagedContainer, AutoRegistering {
-    let manager = ContainerManager()
+private final class StressContainer: ManagedContainer, AutoRegistering, @unchecked Sendable {
+    /// Computed, as the protocol allows: read under a lock of the app's, and swapped for a fresh
+    /// one by `swapManager()` while other threads use the container. FactoryKit must retain what
+    /// it reads here for as long as it uses it.
+    var manager: ContainerManager {
+        managerLock.lock()
+        defer { managerLock.unlock() }
+        return currentManager
+    }
+    private let managerLock = NSLock()
+    private var currentManager = ContainerManager()
     let serial = stressStamps.next()
+
+    /// Gives the container a fresh manager, under the app's lock when `holdingAppLock`; the old
+    /// one goes with the last resolution still using it.
+    func swapManager(holdingAppLock: Bool) {
+        if holdingAppLock { StressUserCode.appLock.lock() }
+        managerLock.lock()
+        let old = currentManager
+        currentManager = ContainerManager()
+        managerLock.unlock()
+        if holdingAppLock { StressUserCode.appLock.unlock() }
+        withExtendedLifetime(old) {}
+    }
     let probe = StressProbe()
 
     func autoRegister() {
@@ -643,6 +701,10 @@ extension StressContainer {
     }
     var stressMixedParameter: ParameterFactory<Int, StressValue> {
         self { self.original(.mixedParameter, parameter: $0) }.cached.scopeOnParameters
+    }
+    /// Keyed by parameters whose `hash(into:)`, `==` and `deinit` are user code.
+    var stressMixedKeyed: ParameterFactory<StressKey, StressValue> {
+        self { self.original(.mixedParameter, parameter: $0.value) }.cached.scopeOnParameters
     }
     var stressMixedAsyncUnique: AsyncFactory<StressValue> { self { await self.yielding(.mixedAsyncUnique) } }
     var stressMixedAsyncCached: AsyncFactory<StressValue> {
@@ -940,6 +1002,10 @@ private struct MixedWorker {
             worker.doing("a container created and dropped")
             createAndDropContainer()
             count("container dropped")
+        case 81..<83 where !stable:
+            worker.doing("swapping a container's manager")
+            container.swapManager(holdingAppLock: rng.chance(50))
+            count("manager swapped")
         default:
             resolve(on: container, stable: stable)
         }
@@ -974,11 +1040,16 @@ private struct MixedWorker {
         case 1:
             worker.doing("resolving the parameter factory")
             let parameter = rng.below(4)
-            let value = container.stressMixedParameter(parameter)
+            // Half the time keyed by a parameter whose hash, == and deinit are user code.
+            let keyed = rng.chance(50)
+            let value =
+                keyed
+                ? container.stressMixedKeyed(StressKey(parameter, container)) : container.stressMixedParameter(parameter)
             check(value, tag: .mixedParameter, allowsAuto: false, owned: true, on: container)
-            if stable && value.parameter != parameter {
+            if (stable || keyed) && value.parameter != parameter {
                 ledger.fail("\(worker.name): scopeOnParameters gave \(value.parameter)'s value for \(parameter)")
             }
+            if keyed { count("resolution keyed by user code") }
         default:
             let kind = MixedFactory.random(&rng)
             worker.doing("resolving \(kind)")
@@ -1346,6 +1417,9 @@ struct StressTests {
                 + "\(ledger.count("reset")) resets, \(ledger.count("push/pop")) push/pops, "
                 + "\(ledger.count("scope switch")) scope switches, \(ledger.count("context change")) context changes, "
                 + "\(ledger.count("container dropped")) containers dropped, "
+                + "\(ledger.count("manager swapped")) managers swapped, "
+                + "\(ledger.count("resolution keyed by user code")) resolutions keyed by user code "
+                + "(\(StressKey.deinits.count) key deinits), "
                 + "\(ledger.count("register with user code")) registers with user code "
                 + "(\(StressUserCode.deinits.count) deinits that used their container), \(ledger.failures) violations")
     }

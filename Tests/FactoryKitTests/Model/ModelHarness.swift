@@ -40,6 +40,37 @@ final class ModelValue: @unchecked Sendable {
     }
 }
 
+/// The parameter of the model's parameterized factories. Its `hash(into:)`, `==` and `deinit` are
+/// user code, as an app's key's might be: they take the app's lock and resolve from (the
+/// `deinit` also registers on) the side container, and must never run under a lock of
+/// FactoryKit's. What they do is not the model's business: they use `sideContainer` only.
+final class ModelKey: Hashable, @unchecked Sendable {
+    let value: Int
+
+    init(_ value: Int) { self.value = value }
+
+    private func userCode() {
+        ModelValue.appLock.lock()
+        defer { ModelValue.appLock.unlock() }
+        _ = ModelValue.sideContainer.modelDeinitProbe()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        userCode()
+        hasher.combine(value)
+    }
+
+    static func == (lhs: ModelKey, rhs: ModelKey) -> Bool {
+        lhs.userCode()
+        return lhs.value == rhs.value
+    }
+
+    deinit {
+        userCode()
+        ModelValue.sideContainer.modelDeinitTarget.register { 2 }
+    }
+}
+
 /// What the decorators of the model's factories and containers saw, in order.
 final class ModelDecorations: @unchecked Sendable {
     enum Kind: Equatable {
@@ -71,9 +102,22 @@ extension Scope {
 }
 
 /// The model's two container types; A registers `plain` when it is first used.
+///
+/// A's manager is computed, as the protocol allows, and `swapManager()` replaces it: the model's
+/// "new container" for the second A (the container keeps its identity; its state starts afresh).
 final class ModelContainerA: SharedContainer, AutoRegistering, @unchecked Sendable {
     static let shared = ModelContainerA()
-    let manager = ContainerManager()
+    private let managerLock = NSLock()
+    private var currentManager = ContainerManager()
+    var manager: ContainerManager { managerLock.withLock { currentManager } }
+
+    func swapManager() {
+        let old = managerLock.withLock {
+            defer { currentManager = ContainerManager() }
+            return currentManager
+        }
+        withExtendedLifetime(old) {}
+    }
 
     func autoRegister() {
         modelPlain.register { ModelValue("plain.auto") }
@@ -99,8 +143,8 @@ extension SharedContainer {
         // The override is stored in the container: capturing `self` there would make a cycle.
         self { ModelValue(in: self, "argument") }.onArg(ReferenceModel.argument) { ModelValue("argument.arg") }
     }
-    var modelPerParameter: ParameterFactory<Int, ModelValue> {
-        self { ModelValue(in: self, "perParameter#\($0)") }.cached.scopeOnParameters
+    var modelPerParameter: ParameterFactory<ModelKey, ModelValue> {
+        self { ModelValue(in: self, "perParameter#\($0.value)") }.cached.scopeOnParameters
     }
     var modelOnceCached: Factory<ModelValue> { self { ModelValue(in: self, "onceCached") }.cached.once() }
     var modelDecorated: Factory<ModelValue> {
@@ -108,8 +152,8 @@ extension SharedContainer {
             ModelDecorations.shared.record(.factory(instantiated: $1), $0)
         }
     }
-    var modelFirstParameter: ParameterFactory<Int, ModelValue> {
-        self { ModelValue(in: self, "firstParameter#\($0)") }.cached
+    var modelFirstParameter: ParameterFactory<ModelKey, ModelValue> {
+        self { ModelValue(in: self, "firstParameter#\($0.value)") }.cached
     }
     var modelGraphPart: Factory<ModelValue> { self { ModelValue(in: self, "graphPart") }.graph }
     var modelGraphPair: Factory<ModelValue> {
@@ -141,7 +185,7 @@ final class ModelHarness {
     /// A factory value as the property hands it out: the definition's modifiers just applied.
     enum Handle {
         case plain(Factory<ModelValue>)
-        case parameterized(ParameterFactory<Int, ModelValue>)
+        case parameterized(ParameterFactory<ModelKey, ModelValue>)
     }
 
     func handle(_ factory: ModelFactory, in container: any SharedContainer) -> Handle {
@@ -192,7 +236,7 @@ final class ModelHarness {
             let value: ModelValue
             switch handle(factory, in: container) {
             case .plain(let factory): value = factory()
-            case .parameterized(let factory): value = factory(parameter)
+            case .parameterized(let factory): value = factory(ModelKey(parameter))
             }
             if keep { held.append(value) }
             return value
@@ -200,7 +244,7 @@ final class ModelHarness {
             let label = "\(factory).reg\(generation)"
             switch handle(factory, in: container) {
             case .plain(let factory): factory.register { ModelValue(label) }
-            case .parameterized(let factory): factory.register { ModelValue("\(label)#\($0)") }
+            case .parameterized(let factory): factory.register { ModelValue("\(label)#\($0.value)") }
             }
         case .setScope(let factory, let scope):
             switch handle(factory, in: container) {
@@ -211,7 +255,8 @@ final class ModelHarness {
             let label = "\(factory).ctx\(generation)"
             switch handle(factory, in: container) {
             case .plain(let factory): factory.onArg(ReferenceModel.argument) { ModelValue(label) }
-            case .parameterized(let factory): factory.onArg(ReferenceModel.argument) { ModelValue("\(label)#\($0)") }
+            case .parameterized(let factory):
+                factory.onArg(ReferenceModel.argument) { ModelValue("\(label)#\($0.value)") }
             }
         case .addDecorator(let factory):
             let decorate: @Sendable (ModelValue, Bool) -> Void = {
@@ -266,8 +311,12 @@ final class ModelHarness {
         case .releaseHeld:
             held = []
         case .replaceContainer:
-            containers[operation.container] =
-                operation.container == 2 ? ModelContainerB() as any SharedContainer : ModelContainerA()
+            if operation.container == 1, let container = container as? ModelContainerA {
+                container.swapManager()
+            } else {
+                containers[operation.container] =
+                    operation.container == 2 ? ModelContainerB() as any SharedContainer : ModelContainerA()
+            }
         }
         return nil
     }
