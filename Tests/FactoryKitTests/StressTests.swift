@@ -1042,9 +1042,12 @@ private struct MixedWorker {
             let parameter = rng.below(4)
             // Half the time keyed by a parameter whose hash, == and deinit are user code.
             let keyed = rng.chance(50)
-            let value =
-                keyed
-                ? container.stressMixedKeyed(StressKey(parameter, container)) : container.stressMixedParameter(parameter)
+            let value: StressValue
+            if keyed {
+                value = container.stressMixedKeyed(StressKey(parameter, container))
+            } else {
+                value = container.stressMixedParameter(parameter)
+            }
             check(value, tag: .mixedParameter, allowsAuto: false, owned: true, on: container)
             if (stable || keyed) && value.parameter != parameter {
                 ledger.fail("\(worker.name): scopeOnParameters gave \(value.parameter)'s value for \(parameter)")
