@@ -37,6 +37,8 @@ extension Container {
 }
 /// The line of `self { ... }` in `mistakeRequestValue`: a definition's site is its `self` call.
 private let requestValueLine = promiseLine + 2
+/// The line of `self { ... }` in `mistakeAppLogger`.
+private let appLoggerLine = promiseLine + 8
 
 /// Whether `issue` is FactoryKit's, saying `text`, at the factory defined at `line` of this file.
 private func isFactoryIssue(_ issue: Issue, saying text: String, atLine line: Int) -> Bool {
@@ -146,15 +148,24 @@ struct MistakesUnderWithTestContainerTests {
 
 struct TaskBoundCaptureTests {
     /// A singleton whose creation resolves a task-bound value keeps it past its block: logged
-    /// once, with the fix.
-    @Test func aSingletonCapturingATaskBoundValueIsLoggedOnce() async {
+    /// once, with the fix, and an issue of the test at the singleton's definition each time.
+    @Test func aSingletonCapturingATaskBoundValueIsLoggedOnceAndAnIssueAtItsDefinition() async {
         await withTestContainer(singletons: .empty) {
             let mark = TestLog.mark()
-            for _ in 0..<2 {
+            let issues = RecordedIssues()
+            await withKnownIssue("expected: the capture's issue, at the singleton's definition") {
+                for _ in 0..<2 {
+                    _ = await Container.shared.withScope(.request) { Container.shared.mistakeAppLogger() }
+                }
+                Scope.singleton.reset()
                 _ = await Container.shared.withScope(.request) { Container.shared.mistakeAppLogger() }
+            } matching: { issue in
+                issues.append(issue)
+                return true
             }
-            Scope.singleton.reset()
-            _ = await Container.shared.withScope(.request) { Container.shared.mistakeAppLogger() }
+            // Two creations of the singleton, each an issue; the cached one in between is none.
+            #expect(issues.locations == Array(repeating: "\(definitionFile):\(appLoggerLine)", count: 2))
+            #expect(issues.comments.allSatisfy { $0.hasPrefix("Container.mistakeAppLogger<Array<MistakeService>> is ") })
             // Warnings only: a test elsewhere may turn the process-wide trace on meanwhile.
             let warnings = TestLog.lines(since: mark).filter {
                 $0.hasPrefix("FactoryKit:") && $0.contains("mistakeAppLogger")
@@ -221,3 +232,18 @@ struct TaskBoundCaptureTests {
         }
     }
 #endif
+
+/// The issues a `matching:` closure saw, which may run on another thread.
+final class RecordedIssues: @unchecked Sendable {
+    private let lock = NSLock()
+    private var issues: [Issue] = []
+
+    func append(_ issue: Issue) { lock.withLock { issues.append(issue) } }
+
+    /// Each issue's location as `path:line`.
+    var locations: [String] {
+        lock.withLock { issues.map { "\($0.sourceLocation?.filePath ?? "?"):\($0.sourceLocation?.line ?? 0)" } }
+    }
+
+    var comments: [String] { lock.withLock { issues.map { $0.comments.map(\.rawValue).joined() } } }
+}

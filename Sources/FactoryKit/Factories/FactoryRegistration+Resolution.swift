@@ -435,7 +435,7 @@ extension FactoryRegistration {
             flight.releaseReplaced()
             let chain = ResolutionChain.current
             let kept = scope.kind != .taskBound
-            if kept { chain.keptCreations.append((chain.depth, scope.kind)) }
+            if kept { chain.keptCreations.append((chain.depth, scope.kind, site)) }
             defer { if kept { chain.keptCreations.removeLast() } }
             let (value, tag) = create(plan, parameter)
             let timestamp = monotonicNanoseconds()

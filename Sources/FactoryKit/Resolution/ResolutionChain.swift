@@ -162,9 +162,9 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
     /// The creations of kept values (singleton, cached, shared) in progress on this thread,
-    /// innermost last: the index of the creating factory's frame and its scope. A task-bound value
-    /// resolved inside one would be kept past its block (see `warnTaskBoundCaptured`).
-    @exclusivity(unchecked) var keptCreations: [(frameIndex: Int, scope: Scope.Kind)] = []
+    /// innermost last: the index of the creating factory's frame, its scope and its definition. A
+    /// task-bound value resolved inside one would be kept past its block (see `TaskBoundCapture`).
+    @exclusivity(unchecked) var keptCreations: [(frameIndex: Int, scope: Scope.Kind, site: DefinitionSite)] = []
 
     @usableFromInline
     var depth: Int { frames.count }

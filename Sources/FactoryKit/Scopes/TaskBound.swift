@@ -234,7 +234,9 @@ final class ScopeBlock: @unchecked Sendable {
 
 /// Warns when a kept value captures a task-bound one: a singleton, cached or shared value whose
 /// creation resolves a task-bound factory keeps that block's value after the block ends, and
-/// every later block shares it (two requests, one request logger). Logged once per pair.
+/// every later block shares it (two requests, one request logger). Logged once per pair; in a
+/// test run through FactoryTesting, also an issue of the test at the kept factory's definition,
+/// every time.
 enum TaskBoundCapture {
     private static let warned = Locked<Set<String>>([])
 
@@ -244,13 +246,14 @@ enum TaskBoundCapture {
             creation.frameIndex < chain.frames.count
         else { return }
         let owner = chain.frames[creation.frameIndex].description
-        let scope = Diagnostics.scopeName(creation.scope)
+        let text = message(owner: owner, scope: Diagnostics.scopeName(creation.scope), taskBound: factory)
+        _ = TestSupport.recordInTest(text, site: creation.site)
         guard warned.withLock({ $0.insert(owner + " " + factory).inserted }) else { return }
-        Diagnostics.log(message(owner: owner, scope: scope, taskBound: factory))
+        Diagnostics.log("FactoryKit: " + text)
     }
 
     static func message(owner: String, scope: String, taskBound factory: String) -> String {
-        "FactoryKit: \(owner) is \(scope) and its creation resolved \(factory), which is task-bound: \(owner) "
+        "\(owner) is \(scope) and its creation resolved \(factory), which is task-bound: \(owner) "
             + "keeps this block's value after the block ends, and later blocks share it. Make \(owner) "
             + "task-bound too, or resolve \(factory) each time it is used instead of keeping it."
     }
