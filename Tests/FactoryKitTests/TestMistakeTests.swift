@@ -165,7 +165,8 @@ struct TaskBoundCaptureTests {
             }
             // Two creations of the singleton, each an issue; the cached one in between is none.
             #expect(issues.locations == Array(repeating: "\(definitionFile):\(appLoggerLine)", count: 2))
-            #expect(issues.comments.allSatisfy { $0.hasPrefix("Container.mistakeAppLogger<Array<MistakeService>> is ") })
+            let owner = "Container.mistakeAppLogger<Array<MistakeService>> is "
+            #expect(issues.comments.allSatisfy { $0.hasPrefix(owner) })
             // Warnings only: a test elsewhere may turn the process-wide trace on meanwhile.
             let warnings = TestLog.lines(since: mark).filter {
                 $0.hasPrefix("FactoryKit:") && $0.contains("mistakeAppLogger")
