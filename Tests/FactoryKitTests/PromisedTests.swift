@@ -41,5 +41,6 @@ struct PromisedTests {
             message.contains("Container.accountLoader<Optional<AccountLoading>> was promised but never registered"),
             "\(message)")
         #expect(message.contains("FactoryKitTests/PromisedTests.swift:14"), "\(message)")
+        #expect(message.contains("FactoryTesting's .container trait makes this an issue of the test"), "\(message)")
     }
 }

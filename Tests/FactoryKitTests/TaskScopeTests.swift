@@ -29,6 +29,9 @@ final class Connection: Shutdownable, @unchecked Sendable {
 
 let taskScopeJournal = ShutdownJournal()
 
+/// Where `requestLog` is defined, as a stop names it.
+private let requestLogDefinition = "\(#filePath):\(#line + 3)"
+
 extension Container {
     var requestLog: Factory<RequestLog> { self { RequestLog() }.scope(.request) }
     var requestAsyncLog: AsyncFactory<RequestLog> { self { RequestLog() }.scope(.request) }
@@ -115,7 +118,12 @@ struct TaskScopeTests {
             _ = Container.shared.requestLog()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("Container.requestLog<RequestLog> is scoped to a task-bound scope"), "\(message)")
+        // At the definition's path and line (the fatal error's own location is FactoryKit's), and
+        // saying how a test gets an issue instead.
+        #expect(
+            message.contains("\(requestLogDefinition): Container.requestLog<RequestLog> is scoped to a task-bound scope"),
+            "\(message)")
+        #expect(message.contains("FactoryTesting's .container trait makes this an issue of the test"), "\(message)")
     }
 
     @Test func instancesShutDownInReverseOrderOnceEachAndErrorsDoNotStopOthers() async throws {

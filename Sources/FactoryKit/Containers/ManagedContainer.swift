@@ -102,7 +102,9 @@ extension ManagedContainer {
         // In a test run through FactoryTesting, a test failure that names the factory; the
         // resolution goes on with nil.
         if TestSupport.recordInTest(message, file: file, line: line) { return nil }
-        Diagnostics.stop(message, file: file, line: line)
+        Diagnostics.stop(
+            message + " In a test, FactoryTesting's .container trait makes this an issue of the test at the "
+                + "promised() line, and the factory resolves to nil.", file: file, line: line)
     }
 
     /// Sets a decorator that sees every value this container resolves, or clears it with `nil`.

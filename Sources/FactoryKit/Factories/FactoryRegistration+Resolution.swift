@@ -347,7 +347,11 @@ extension FactoryRegistration {
             if TestSupport.recordInTest(message + " (In this test it resolved as unique.)", site: site) {
                 return create(plan, parameter)
             }
-            Diagnostics.stop(message)
+            // Stopped at FactoryKit's line (a fatal error's location must be a literal), so the
+            // message begins with the definition's.
+            Diagnostics.stop(
+                "\(site.file.string):\(site.line): \(message) In a test, FactoryTesting's .container trait "
+                    + "makes this an issue of the test at the definition, and the factory resolves as unique.")
         }
         TaskBoundCapture.check(resolving: description)
         let blockKey = BlockKey(container: ObjectIdentifier(container), factory: key)
