@@ -120,9 +120,8 @@ struct TaskScopeTests {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         // At the definition's path and line (the fatal error's own location is FactoryKit's), and
         // saying how a test gets an issue instead.
-        #expect(
-            message.contains("\(requestLogDefinition): Container.requestLog<RequestLog> is scoped to a task-bound scope"),
-            "\(message)")
+        let expected = "\(requestLogDefinition): Container.requestLog<RequestLog> is scoped to a task-bound scope"
+        #expect(message.contains(expected), "\(message)")
         #expect(message.contains("FactoryTesting's .container trait makes this an issue of the test"), "\(message)")
     }
 
