@@ -143,7 +143,7 @@ struct ValidateFactoriesExchange {
     /// Writes the answer for `report`.
     func answer(with report: ValidationReport) throws {
         let answer = Answer(
-            summary: Self.summary(of: report),
+            summary: report.summary,
             problems: report.problems.map {
                 Answer.Problem(kind: $0.kind.rawValue, factory: $0.factory, message: $0.message)
             },
@@ -154,11 +154,4 @@ struct ValidateFactoriesExchange {
         try JSONEncoder().encode(answer).write(to: self.answer, options: .atomic)
     }
 
-    /// `Validated 15 factories: 1 problem, 2 skipped.`
-    static func summary(of report: ValidationReport) -> String {
-        let factories = report.factories.count
-        let problems = report.problems.count
-        return "Validated \(factories) \(factories == 1 ? "factory" : "factories"): \(problems) "
-            + "\(problems == 1 ? "problem" : "problems"), \(report.skipped.count) skipped."
-    }
 }

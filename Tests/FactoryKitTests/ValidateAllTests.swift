@@ -86,6 +86,15 @@ struct ValidateAllTests {
         #expect(report.description == "Validated 2 factories: 0 problems, 0 skipped.")
     }
 
+    /// The summary counts in English: one factory, one problem.
+    @Test func theSummaryUsesTheSingularForOne() {
+        let problem = ValidationIssue(kind: .cycle, factory: "Container.a<A>", message: "Dependency cycle: ...")
+        let report = ValidationReport(
+            factories: ["Container.a<A>"], issues: [problem], graph: DependencyGraph(nodes: [], edges: []))
+        #expect(
+            report.description == "Validated 1 factory: 1 problem, 0 skipped.\nerror: [cycle] Dependency cycle: ...")
+    }
+
     @Test func reportsEveryKindOfProblemAcrossContainerTypes() async throws {
         let report = try await Container.shared.validateAll([
             .factory(\ManifestFeatureContainer.usesForgotten, in: { ManifestFeatureContainer() }),

@@ -27,11 +27,16 @@ public struct ValidationReport: Sendable, Equatable, CustomStringConvertible {
     /// The factories validation could not resolve: those that take a parameter.
     public var skipped: [ValidationIssue] { issues.filter { $0.kind == .skipped } }
 
+    /// `Validated 15 factories: 1 problem, 2 skipped.`
+    package var summary: String {
+        let (factories, problems) = (factories.count, problems.count)
+        return "Validated \(factories) \(factories == 1 ? "factory" : "factories"): \(problems) "
+            + "\(problems == 1 ? "problem" : "problems"), \(skipped.count) skipped."
+    }
+
     /// A summary line, then one line per problem and one per skipped factory.
     public var description: String {
-        var lines = [
-            "Validated \(factories.count) factories: \(problems.count) problems, \(skipped.count) skipped."
-        ]
+        var lines = [summary]
         lines += problems.map { "error: [\($0.kind.rawValue)] \($0.message)" }
         lines += skipped.map { "skipped: \($0.message)" }
         return lines.joined(separator: "\n")
