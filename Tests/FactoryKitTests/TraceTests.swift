@@ -186,9 +186,10 @@ struct TraceTests {
 
 /// A value whose `deinit` resolves another factory, for the trace test below.
 final class TraceResolvingOnDeinit: @unchecked Sendable {
-    let container: TraceContainer
+    /// Weak: the container's cache holds this value.
+    weak var container: TraceContainer?
     init(_ container: TraceContainer) { self.container = container }
-    deinit { _ = container.traceLeaf() }
+    deinit { _ = container?.traceLeaf() }
 }
 
 extension TraceContainer {
