@@ -30,8 +30,6 @@ struct ContextOverrides {
     /// In the order the keys were first written; each key at most once.
     @usableFromInline var entries: [Entry] = []
 
-    init() {}
-
     /// The box stored for `key`, if any.
     subscript(key: ContextKey) -> AnyObject? {
         for entry in entries where entry.key == key { return entry.box }

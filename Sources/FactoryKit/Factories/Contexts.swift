@@ -68,11 +68,7 @@ public struct FactoryContext: Sendable {
             environment["XCTestConfigurationFilePath"] != nil || name.contains("xctest")
             || name.contains("swiftpm-testing-helper")
         isSimulator = environment["SIMULATOR_UDID"] != nil
-        #if DEBUG
-            isDebug = true
-        #else
-            isDebug = false
-        #endif
+        isDebug = ContextKey.isDebugBuild
     }
 
     /// The process's context.
@@ -184,18 +180,7 @@ enum ContextKey: Hashable, Sendable {
     /// The keys a context stands for in this build: `preview`, `test` and `debug` exist only in
     /// debug builds of FactoryKit.
     static func keys(for context: FactoryContextType) -> [ContextKey] {
-        switch context {
-        case .arg(let argument): return [.arg(argument)]
-        case .args(let arguments): return arguments.map { .arg($0) }
-        case .simulator: return [.simulator]
-        case .device: return [.device]
-        #if DEBUG
-            case .preview: return [.preview]
-            case .test: return [.test]
-            case .debug: return [.debug]
-        #else
-            case .preview, .test, .debug: return []
-        #endif
-        }
+        guard case .args(let arguments) = context else { return singleKey(for: context).map { [$0] } ?? [] }
+        return arguments.map { .arg($0) }
     }
 }
