@@ -41,11 +41,12 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
         line: UInt = #line, _ factory: @escaping AsyncFactoryType<T>
     ) {
-        registration = AsyncFactoryRegistration(
-            key: key, file: file, line: line, container: container, factory: { _ in try await factory() })
+        self.init(
+            container, name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), factory)
     }
 
     /// Creates a factory from a key and site already converted, as validation does.
+    @inlinable
     init(
         _ container: any ManagedContainer, name: LiteralText, site: DefinitionSite,
         _ factory: @escaping AsyncFactoryType<T>
@@ -102,7 +103,8 @@ public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryMod
         line: UInt = #line, _ factory: @escaping AsyncParameterFactoryType<P, T>
     ) {
         registration = AsyncFactoryRegistration(
-            key: key, file: file, line: line, container: container, factory: factory)
+            name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), container: container,
+            factory: factory)
     }
 
     /// Resolves the dependency for `parameters`.
@@ -141,16 +143,6 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     /// The key's parameter type, `AsyncKeyMarker<P>`. Kept rather than worked out on use:
     /// unspecialized code would instantiate the marker's metadata on every resolution.
     @usableFromInline let keyParameter: ObjectIdentifier
-
-    @inlinable
-    init(
-        key: StaticString, file: StaticString, line: UInt, container: any ManagedContainer,
-        factory: @escaping @Sendable (P) async throws -> T
-    ) {
-        self.init(
-            name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), container: container,
-            factory: factory)
-    }
 
     @inlinable
     init(

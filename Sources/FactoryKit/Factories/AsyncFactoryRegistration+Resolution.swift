@@ -70,29 +70,25 @@ extension AsyncFactoryRegistration {
                 traced = (trace, trace.begin(depth: stack.count, description))
             }
         }
-        var block: ScopeBlock?
-        if let scope = plan.scope, scope.kind == .graph, let graph = stack.first?.graph {
-            // Shared within the outermost resolution, by every child task it starts; at the
-            // outermost level itself there is nothing to share with, as for a synchronous graph.
-            block = graph
-            (plan.lookup, plan.parameterSlot) = graph.lookup(
-                BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
-                timeToLive: nil, reserve: reserve)
-        } else if let scope = plan.scope, scope.kind == .taskBound {
-            guard let active = ScopeBlock.active(for: scope) else {
-                let error = InactiveScopeError(factory: description)
-                traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
-                throw error
-            }
-            block = active
-            (plan.lookup, plan.parameterSlot) = active.lookup(
-                BlockKey(container: ObjectIdentifier(container), factory: key), parameters: parameters(plan, parameter),
-                timeToLive: plan.timeToLive, reserve: reserve)
-        }
-
         let value: T
         let tag: ValueOrigin
         do {
+            var block: ScopeBlock?
+            if let scope = plan.scope, scope.kind == .graph {
+                // Shared within the outermost resolution, by every child task it starts; at the
+                // outermost level itself there is nothing to share with, as for a synchronous graph.
+                block = stack.first?.graph
+            } else if let scope = plan.scope, scope.kind == .taskBound {
+                guard let active = ScopeBlock.active(for: scope) else { throw InactiveScopeError(factory: description) }
+                block = active
+            }
+            if let block {
+                // A graph's values last as long as its outermost resolution: they do not expire.
+                (plan.lookup, plan.parameterSlot) = block.lookup(
+                    BlockKey(container: ObjectIdentifier(container), factory: key),
+                    parameters: plan.scopeOnParameters ? ParameterLookup(key: ParameterKey(parameter)) : nil,
+                    timeToLive: plan.scope?.kind == .taskBound ? plan.timeToLive : nil, reserve: reserve)
+            }
             switch plan.lookup {
             case nil:
                 if stack.isEmpty { frame.graph = ScopeBlock() }
@@ -128,9 +124,8 @@ extension AsyncFactoryRegistration {
         if Diagnostics.isObserving, tag != .cache, closureTag(plan) == .factory {
             TestSupport.noteLiveResolution(key, site: site, description: description)
         }
-        let instantiated = tag.isNew
         if let decorator = plan.decorator {
-            unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, instantiated)
+            unsafeDowncast(decorator, to: DecoratorBox<T>.self).decorate(value, tag.isNew)
         } else if let decorator = plan.containerDecorator {
             decorator(value)
         }
@@ -156,11 +151,6 @@ extension AsyncFactoryRegistration {
     func closureTag(_ plan: AsyncResolutionPlan) -> ValueOrigin {
         if let contexts = plan.contexts, FactoryContext.current.select(from: contexts) != nil { return .override }
         return plan.registration == nil ? .factory : .registration
-    }
-
-    /// The lookup of a `scopeOnParameters` factory's slot in a block; `nil` for other factories.
-    func parameters(_ plan: AsyncResolutionPlan, _ parameter: P) -> ParameterLookup? {
-        plan.scopeOnParameters ? ParameterLookup(key: ParameterKey(parameter)) : nil
     }
 
     /// Reads the factory's options and, for scopes its container owns, looks at the cache; for a
