@@ -55,7 +55,7 @@ enum Diagnostics {
         let description = describe(container: containerType, name: name, result: result)
         if !recorders.isEmpty {
             let node = DependencyGraph.Node(
-                container: "\(containerType)", factory: name.string, type: "\(result)", scope: scopeName(scope))
+                container: "\(containerType)", factory: name.string, type: "\(result)", scope: scopeName(scope?.kind))
             for recorder in recorders where recorder.records(container) {
                 recorder.note(node, id: description, parent: parent)
             }
@@ -100,12 +100,9 @@ enum Diagnostics {
         return " = \(tag.letter):\(Int(bitPattern: ObjectIdentifier(value as AnyObject))) \(runtimeType)"
     }
 
-    static func scopeName(_ scope: Scope?) -> String {
-        scopeName(scope?.kind ?? .unique)
-    }
-
-    static func scopeName(_ kind: Scope.Kind) -> String {
-        switch kind {
+    /// A scope's name as graphs and messages give it; `unique` for none.
+    static func scopeName(_ kind: Scope.Kind?) -> String {
+        switch kind ?? .unique {
         case .unique: return "unique"
         case .cached: return "cached"
         case .shared: return "shared"

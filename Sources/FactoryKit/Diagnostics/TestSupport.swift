@@ -141,35 +141,20 @@ extension TestSupport {
     package static func definitionSites(of entries: [FactoryManifestEntry]) -> [String: IssueLocation] {
         var sites: [String: IssueLocation] = [:]
         for entry in entries {
-            guard let factory = entry.target().factory as? any DefinedFactory else { continue }
-            sites[factory.definedName] = IssueLocation(factory.definedSite)
+            switch entry.target().factory {
+            case let factory as any FactoryModifying: note(factory, in: &sites)
+            case let factory as any AsyncFactoryModifying: note(factory, in: &sites)
+            default: continue
+            }
         }
         return sites
     }
-}
 
-/// A factory's name, as reports give it, and where it is defined.
-private protocol DefinedFactory {
-    var definedName: String { get }
-    var definedSite: DefinitionSite { get }
-}
+    private static func note(_ factory: some FactoryModifying, in sites: inout [String: IssueLocation]) {
+        sites[factory.registration.description] = IssueLocation(factory.registration.site)
+    }
 
-extension Factory: DefinedFactory {
-    fileprivate var definedName: String { registration.description }
-    fileprivate var definedSite: DefinitionSite { registration.site }
-}
-
-extension ParameterFactory: DefinedFactory {
-    fileprivate var definedName: String { registration.description }
-    fileprivate var definedSite: DefinitionSite { registration.site }
-}
-
-extension AsyncFactory: DefinedFactory {
-    fileprivate var definedName: String { registration.description }
-    fileprivate var definedSite: DefinitionSite { registration.site }
-}
-
-extension AsyncParameterFactory: DefinedFactory {
-    fileprivate var definedName: String { registration.description }
-    fileprivate var definedSite: DefinitionSite { registration.site }
+    private static func note(_ factory: some AsyncFactoryModifying, in sites: inout [String: IssueLocation]) {
+        sites[factory.registration.description] = IssueLocation(factory.registration.site)
+    }
 }
