@@ -133,8 +133,7 @@ extension AsyncFactoryModifying {
 // initializers, an async singleton hit (S8) went from 2,626 to 1,056 instructions.
 extension AsyncFactoryModifying where T: Sendable {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
-    @inlinable
-    @discardableResult
+    @inlinable @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self

@@ -17,8 +17,7 @@ public protocol FactoryModifying {
 
 extension FactoryModifying {
     /// Sets the factory's scope. Changing it drops the values the previous scope held.
-    @discardableResult
-    @inlinable
+    @inlinable @discardableResult
     public func scope(_ scope: Scope) -> Self {
         registration.setScope(scope)
         return self

@@ -42,8 +42,7 @@ public nonisolated struct ParameterFactory<P, T>: FactoryModifying {
     }
 
     /// Replaces the factory's closure in its container; see ``Factory/register(factory:)``.
-    @discardableResult
-    @inlinable
+    @inlinable @discardableResult
     public func register(factory: @escaping ParameterFactoryType<P, T>) -> Self {
         registration.register(ClosureBox<P, T>(ignoringContainer: factory))
         return self

@@ -29,21 +29,18 @@ public func dependency<C: SharedContainer, P, T>(_ keyPath: KeyPath<C, Parameter
 /// Property wrappers cannot do this: a wrapper's value cannot be `async` or `throws`, so
 /// asynchronous dependencies are resolved with this function or by calling the factory.
 public func dependency<T>(_ keyPath: KeyPath<Container, AsyncFactory<T>>) async throws -> T {
-    let factory = Container.shared[keyPath: keyPath]
-    return try await factory()
+    try await Container.shared[keyPath: keyPath]()
 }
 
 /// Resolves an async factory of a custom shared container.
 public func dependency<C: SharedContainer, T>(_ keyPath: KeyPath<C, AsyncFactory<T>>) async throws -> T {
-    let factory = C.shared[keyPath: keyPath]
-    return try await factory()
+    try await C.shared[keyPath: keyPath]()
 }
 
 /// Resolves an async parameter factory of `Container.shared`.
 public func dependency<T, P>(_ keyPath: KeyPath<Container, AsyncParameterFactory<P, T>>, parameter: P) async throws -> T
 {
-    let factory = Container.shared[keyPath: keyPath]
-    return try await factory(parameter)
+    try await Container.shared[keyPath: keyPath](parameter)
 }
 
 /// Resolves a factory of `Container.shared`; renamed ``dependency(_:)-(KeyPath<Container,Factory<T>>)``.
