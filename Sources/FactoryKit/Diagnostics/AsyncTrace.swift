@@ -20,17 +20,10 @@ final class AsyncTrace: Sendable {
         }
     }
 
-    /// Completes a reserved line with the value it produced.
-    @usableFromInline
-    func complete<T>(_ index: Int, tag: ValueOrigin, value: T) {
-        let suffix = Diagnostics.traceSuffix(tag: tag, value: value)
+    /// Completes a reserved line with what its resolution produced: the value
+    /// (`Diagnostics.traceSuffix`) or ` threw` and the error.
+    func complete(_ index: Int, _ suffix: String) {
         lines.withLock { $0[index] += suffix }
-    }
-
-    /// Completes a reserved line with the error its resolution threw.
-    @usableFromInline
-    func complete(_ index: Int, error: any Error) {
-        lines.withLock { $0[index] += " threw \(error)" }
     }
 
     /// Adds finished lines: a synchronous resolution made inside an async factory's closure.

@@ -117,10 +117,10 @@ extension AsyncFactoryRegistration {
                 tag = traced == nil ? .factory : closureTag(plan)
             }
         } catch {
-            traced.map { end($0, stack: stack) { $0.complete($1, error: error) } }
+            end(traced, stack: stack, " threw \(error)")
             throw error
         }
-        traced.map { end($0, stack: stack) { $0.complete($1, tag: tag, value: value) } }
+        end(traced, stack: stack, Diagnostics.traceSuffix(tag: tag, value: value))
         if Diagnostics.isObserving, tag != .cache, closureTag(plan) == .factory {
             TestSupport.noteLiveResolution(key, site: site, description: description)
         }
@@ -141,9 +141,11 @@ extension AsyncFactoryRegistration {
         return unsafeDowncast(box, to: ValueBox<T>.self).value
     }
 
-    /// Completes this resolution's trace line and, for the outermost resolution, logs the trace.
-    func end(_ traced: (trace: AsyncTrace, line: Int), stack: [AsyncFrame], _ complete: (AsyncTrace, Int) -> Void) {
-        complete(traced.trace, traced.line)
+    /// Completes this resolution's trace line, if it is traced, with `suffix` and, for the
+    /// outermost resolution, logs the trace.
+    func end(_ traced: (trace: AsyncTrace, line: Int)?, stack: [AsyncFrame], _ suffix: @autoclosure () -> String) {
+        guard let traced else { return }
+        traced.trace.complete(traced.line, suffix())
         if stack.last?.trace !== traced.trace { traced.trace.flush() }
     }
 
