@@ -31,8 +31,7 @@
         /// ``register(factory:)``.
         @discardableResult
         public func preview(factory: @escaping VoidFactoryType<T>) -> EmptyView {
-            register(factory: factory)
-            return emptyView()
+            callAsFunction(factory: factory)
         }
     }
 
@@ -49,8 +48,7 @@
         /// ``register(factory:)``.
         @discardableResult
         public func preview(factory: @escaping ParameterFactoryType<P, T>) -> EmptyView {
-            register(factory: factory)
-            return emptyView()
+            callAsFunction(factory: factory)
         }
     }
 
@@ -67,16 +65,14 @@
         @available(*, deprecated, message: "Use `Container.shared { ... }` in the preview instead.")
         @discardableResult
         public func preview(_ transform: (Self) -> Void) -> EmptyView {
-            transform(self)
-            return emptyView()
+            callAsFunction(transform)
         }
 
         /// Configures `shared` in one block and returns an `EmptyView`.
         @available(*, deprecated, message: "Use `Container.shared { ... }` in the preview instead.")
         @discardableResult
         public static func preview(_ transform: (Self) -> Void) -> EmptyView {
-            transform(shared)
-            return emptyView()
+            shared.callAsFunction(transform)
         }
     }
 #endif

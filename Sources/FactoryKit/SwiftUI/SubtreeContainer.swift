@@ -9,29 +9,21 @@
 ///   otherwise, and while their objects are created (and inside `SceneContainer`'s
 ///   `$container { }`), that container's manager is routed to the child (`ManagerRoutes`).
 package final class SubtreeRegistration: @unchecked Sendable {
-    // `register` captures a `VoidFactoryType`, not `@Sendable` by design, like every registered
-    // closure; it is only handed to a container, on the main actor.
-    private let register: (any SharedContainer) -> Void
-    private let reach: (ViewContainers) -> any SharedContainer
+    /// Registers the factory on a container of the registration's type (through a route, for a
+    /// custom container type). It captures a `VoidFactoryType`, not `@Sendable` by design, like
+    /// every registered closure; it is only handed to a container, on the main actor.
+    let apply: (any SharedContainer) -> Void
+    /// The container of the registration's type that views below the given containers reach.
+    let reach: (ViewContainers) -> any SharedContainer
     /// The identifier of the container type, `C`.
     let containerType: ObjectIdentifier
 
     /// A registration of `factory` for the factory at `keyPath`.
     package init<C: SharedContainer, T>(_ keyPath: KeyPath<C, Factory<T>>, factory: @escaping VoidFactoryType<T>) {
         // Only ever given the container `reach` returned, which is a `C`.
-        register = { container in (container as! C)[keyPath: keyPath].register(factory: factory) }
+        apply = { container in (container as! C)[keyPath: keyPath].register(factory: factory) }
         reach = { containers in containers.container(C.self) }
         containerType = ObjectIdentifier(C.self)
-    }
-
-    /// The container of the registration's type that views below `containers` reach.
-    func container(in containers: ViewContainers) -> any SharedContainer {
-        reach(containers)
-    }
-
-    /// Registers the factory on `container` (through a route, for a custom container type).
-    func apply(to container: any SharedContainer) {
-        register(container)
     }
 }
 
@@ -60,7 +52,7 @@ package final class SubtreeContainerCache {
     package func child(of parent: Container, applying registrations: [SubtreeRegistration]) -> Container {
         cached(parent, registrations) {
             let child = Container(childOf: parent)
-            for registration in registrations { registration.apply(to: child) }
+            for registration in registrations { registration.apply(child) }
             return child
         }
     }
@@ -76,7 +68,7 @@ package final class SubtreeContainerCache {
             let original = container.manager
             let route = ManagerRoutes.Route(original: original, target: child)
             ManagerRoutes.withRoutes([ObjectIdentifier(original): route]) {
-                for registration in registrations { registration.apply(to: container) }
+                for registration in registrations { registration.apply(container) }
             }
             return child
         }
@@ -104,7 +96,7 @@ extension ViewContainers {
     /// made by `cache`, of what they resolved from, with the registration applied.
     @MainActor
     package func registering(_ registration: SubtreeRegistration, cache: SubtreeContainerCache) -> ViewContainers {
-        let container = registration.container(in: self)
+        let container = registration.reach(self)
         var copy = withChild(of: container, parent: manager(of: container), applying: [registration], cache: cache)
         copy.subtreeRegistrations[registration.containerType, default: []].append(registration)
         return copy
