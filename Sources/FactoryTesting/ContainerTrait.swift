@@ -33,24 +33,14 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
 
     private let shared: TaskLocal<C>
     private let makeContainer: @Sendable () -> C
-    private let transforms: [Transform]
-    private let singletonPolicy: SingletonIsolation
-    private let mode: Mode
+    private var transforms: [Transform] = []
+    private var singletonPolicy = SingletonIsolation.cloned
+    private var mode = Mode.lenient
 
     /// Creates a trait that binds `shared` to a new `container()` for each test.
     public init(shared: TaskLocal<C>, container: @autoclosure @escaping @Sendable () -> C) {
-        self.init(shared: shared, makeContainer: container, transforms: [], singletons: .cloned, mode: .lenient)
-    }
-
-    private init(
-        shared: TaskLocal<C>, makeContainer: @escaping @Sendable () -> C, transforms: [Transform],
-        singletons: SingletonIsolation, mode: Mode
-    ) {
         self.shared = shared
-        self.makeContainer = makeContainer
-        self.transforms = transforms
-        self.singletonPolicy = singletons
-        self.mode = mode
+        self.makeContainer = container
     }
 
     /// How a test treats the factories it did not replace.
@@ -86,23 +76,25 @@ public struct ContainerTrait<C: SharedContainer>: TestTrait, SuiteTrait, TestSco
     /// To register a factory isolated to the main actor, make the closure main-actor isolated:
     /// `.container { @MainActor in $0.model { MockModel() } }`.
     public func callAsFunction(transform: @escaping Transform) -> Self {
-        ContainerTrait(
-            shared: shared, makeContainer: makeContainer, transforms: transforms + [transform],
-            singletons: singletonPolicy, mode: mode)
+        changing { $0.transforms.append(transform) }
     }
 
     /// The same trait, in `mode`: `@Suite(.container(.strict))`.
     public func callAsFunction(_ mode: Mode) -> Self {
-        ContainerTrait(
-            shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: singletonPolicy,
-            mode: mode)
+        changing { $0.mode = mode }
     }
 
     /// The same trait, with each test's singletons chosen by `policy`:
     /// `@Suite(.container.singletons(.empty))`.
     public func singletons(_ policy: SingletonIsolation) -> Self {
-        ContainerTrait(
-            shared: shared, makeContainer: makeContainer, transforms: transforms, singletons: policy, mode: mode)
+        changing { $0.singletonPolicy = policy }
+    }
+
+    /// A copy of this trait with `change` applied.
+    private func changing(_ change: (inout Self) -> Void) -> Self {
+        var trait = self
+        change(&trait)
+        return trait
     }
 }
 

@@ -145,21 +145,16 @@ struct CallSiteIssueReporter: TestIssueReporting {
     }
 
     /// The frameworks an issue is recorded through.
-    private struct Frameworks {
-        var swiftTesting: Bool
-        var xcTest: Bool
-    }
-
-    private var frameworks: Frameworks {
-        if Test.current != nil || isExitTestChild { return Frameworks(swiftTesting: true, xcTest: false) }
+    private var frameworks: (swiftTesting: Bool, xcTest: Bool) {
+        if Test.current != nil || isExitTestChild { return (swiftTesting: true, xcTest: false) }
         #if canImport(XCTest)
             switch XCTestCases.observer.state {
-            case .running: return Frameworks(swiftTesting: false, xcTest: true)
-            case .none: return Frameworks(swiftTesting: true, xcTest: false)
-            case .unknown: return Frameworks(swiftTesting: true, xcTest: true)
+            case .running: return (swiftTesting: false, xcTest: true)
+            case .none: return (swiftTesting: true, xcTest: false)
+            case .unknown: return (swiftTesting: true, xcTest: true)
             }
         #else
-            return Frameworks(swiftTesting: true, xcTest: false)
+            return (swiftTesting: true, xcTest: false)
         #endif
     }
 
