@@ -7,11 +7,9 @@
 final class AsyncTrace: Sendable {
     private let lines = Locked<[String]>([])
 
-    @usableFromInline
     init() {}
 
     /// Reserves the line of a resolution `depth` levels deep.
-    @usableFromInline
     func begin(depth: Int, _ description: String) -> Int {
         let line = Diagnostics.traceLine(depth: depth, description)
         return lines.withLock { lines in
@@ -32,7 +30,6 @@ final class AsyncTrace: Sendable {
     }
 
     /// Sends the lines to the logger; called when the outermost resolution ends.
-    @usableFromInline
     func flush() {
         let finished = lines.withLock { lines in
             defer { lines.removeAll() }

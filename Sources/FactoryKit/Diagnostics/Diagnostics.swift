@@ -6,7 +6,6 @@ import Foundation
 /// traces every container. They live under their own lock and are read once per resolution.
 @usableFromInline
 enum Diagnostics {
-    @usableFromInline
     struct Settings {
         var trace = false {
             didSet { updateObserving() }
@@ -32,7 +31,6 @@ enum Diagnostics {
         }
     }
 
-    @usableFromInline
     static let settings = Locked(Settings())
 
     /// Whether anything watches resolutions (the trace or a graph recording): the one check a
@@ -45,7 +43,6 @@ enum Diagnostics {
 
     /// Notes one resolution for the trace (returning the trace line to complete, if tracing) and
     /// for graph recordings.
-    @usableFromInline
     static func observe(
         container: any ManagedContainer, name: LiteralText, result: Any.Type, scope: Scope?, parent: String?,
         chain: ResolutionChain?
@@ -66,7 +63,6 @@ enum Diagnostics {
 
     /// The factory being resolved here, innermost first, on this thread or in this task: what a
     /// lazily injected property created now will name as its owner.
-    @usableFromInline
     static func currentResolution() -> String? {
         ResolutionChain.current.frames.last?.description ?? AsyncResolution.stack.last?.description
     }
@@ -76,13 +72,11 @@ enum Diagnostics {
     @TaskLocal static var adoptedParent: String?
 
     /// Runs `make` with `owner` as the parent of the resolution it starts.
-    @usableFromInline
     static func resolving<Value>(adoptedBy owner: String, _ make: () -> Value) -> Value {
         $adoptedParent.withValue(owner, operation: make)
     }
 
     /// Whether the resolution trace is on.
-    @usableFromInline
     static var isTracing: Bool { settings.withLock { $0.trace } }
 
     /// The start of a trace line: `2:         Container.service<Service>`.

@@ -162,7 +162,6 @@ public nonisolated struct AsyncFactoryRegistration<P, T>: @unchecked Sendable {
     var key: FactoryKey { FactoryKey(name, parameter: keyParameter, result: ObjectIdentifier(T.self)) }
 
     /// How errors and messages name this factory: `Container.database<Database>`.
-    @usableFromInline
     var description: String {
         Diagnostics.describe(container: type(of: container), name: name, result: T.self)
     }

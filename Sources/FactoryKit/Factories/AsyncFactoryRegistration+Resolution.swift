@@ -1,27 +1,20 @@
 /// What one asynchronous resolution learned from its container.
-@usableFromInline
 struct AsyncResolutionPlan: @unchecked Sendable {
     /// The manager the plan was made in, which publishes the created value.
-    @usableFromInline let manager: ContainerManager
-    @usableFromInline let record: FactoryRecord
-    @usableFromInline var registration: AnyObject?
-    @usableFromInline var contexts: ContextOverrides?
-    @usableFromInline var scope: Scope?
-    @usableFromInline var timeToLive: UInt64?
-    @usableFromInline var scopeOnParameters = false
+    let manager: ContainerManager
+    let record: FactoryRecord
+    var registration: AnyObject?
+    var contexts: ContextOverrides?
+    var scope: Scope?
+    var timeToLive: UInt64?
+    var scopeOnParameters = false
     /// The slot of a `scopeOnParameters` factory's parameter, where the creation publishes.
-    @usableFromInline var parameterSlot: ParameterSlot?
-    @usableFromInline var decorator: AnyObject?
-    @usableFromInline var containerDecorator: ((Any) -> Void)?
-    @usableFromInline var lookup: SlotLookup<AsyncFlightBase>?
+    var parameterSlot: ParameterSlot?
+    var decorator: AnyObject?
+    var containerDecorator: ((Any) -> Void)?
+    var lookup: SlotLookup<AsyncFlightBase>?
     /// The singleton cache and entry `lookup` looked in, for a singleton.
-    @usableFromInline var singletonSlot: (cache: Scope.Singleton, entry: SingletonEntry)?
-
-    @usableFromInline
-    init(_ manager: ContainerManager, record: FactoryRecord) {
-        self.manager = manager
-        self.record = record
-    }
+    var singletonSlot: (cache: Scope.Singleton, entry: SingletonEntry)?
 }
 
 extension AsyncFactoryRegistration {
@@ -49,7 +42,6 @@ extension AsyncFactoryRegistration {
     }
 
     /// One attempt at `resolveWithoutHit`.
-    @usableFromInline
     func resolveAttempt(_ parameter: P) async throws -> T {
         let stack = AsyncResolution.stack
         var frame = AsyncFrame(
@@ -157,7 +149,6 @@ extension AsyncFactoryRegistration {
 
     /// Reads the factory's options and, for scopes its container owns, looks at the cache; for a
     /// `scopeOnParameters` factory, in the slot chosen with no lock held.
-    @usableFromInline
     func makePlan(_ parameter: P) -> AsyncResolutionPlan {
         var parameters: ParameterLookup?
         while true {
@@ -171,7 +162,7 @@ extension AsyncFactoryRegistration {
     func makePlan(_ parameter: P, _ parameters: ParameterLookup?) -> AsyncResolutionPlan? {
         container.manager.withState(of: container) { state, manager -> AsyncResolutionPlan? in
             let record = state.record(for: key)
-            var plan = AsyncResolutionPlan(manager, record: record)
+            var plan = AsyncResolutionPlan(manager: manager, record: record)
             // A subtree's child reads through to its ancestors for what it has not set itself.
             let inherited = manager.parent?.inheritedOptions(for: key)
             plan.containerDecorator = state.decorator ?? inherited?.containerDecorator
@@ -218,7 +209,6 @@ extension AsyncFactoryRegistration {
     }
 
     /// Runs the closure that applies: a context override, a registration or the original.
-    @usableFromInline
     func run(_ plan: AsyncResolutionPlan, _ parameter: P) async throws -> T {
         if let contexts = plan.contexts, let override = FactoryContext.current.select(from: contexts) {
             if plan.registration != nil { warnRegistrationShadowed(by: override, in: contexts, factory: description) }
@@ -232,7 +222,6 @@ extension AsyncFactoryRegistration {
 
     /// Starts the shared creation in a task of its own, which inherits the caller's task-local
     /// values (its container, its singletons, and the resolution stack including this factory).
-    @usableFromInline
     func start(
         _ flight: AsyncFlight<T>, plan: AsyncResolutionPlan, parameter: UncheckedSendable<P>,
         stack: [AsyncFrame], block: ScopeBlock?
@@ -269,7 +258,6 @@ extension AsyncFactoryRegistration {
     }
 
     /// Waits for a shared creation, reporting a cycle if that creation waits for this one.
-    @usableFromInline
     func join(_ flight: AsyncFlightBase, from stack: [AsyncFrame], isCreator: Bool) async throws -> T {
         let waiter = stack.last(where: { $0.flight != nil })?.flight
         try AsyncWaitGraph.enter(waiter, waitingFor: flight)

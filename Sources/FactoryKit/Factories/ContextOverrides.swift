@@ -59,7 +59,6 @@ struct ContextOverrides {
     /// definition putting its own override back, and keeps the note of that first write. After
     /// `.once()` the definition writes nothing more, so every write is someone's override,
     /// written now.
-    @usableFromInline
     mutating func set(
         _ box: AnyObject, words: ClosureWords?, closure: Any?, for key: ContextKey, registration: UInt64,
         isOnce: Bool

@@ -121,7 +121,6 @@ public struct FactoryContext: Sendable {
     }
 
     /// Picks the override that applies now, in the documented order.
-    @usableFromInline
     func select(from overrides: ContextOverrides) -> AnyObject? {
         for argument in arguments {
             if let match = overrides[.arg(argument)] { return match }
@@ -145,7 +144,6 @@ enum ContextKey: Hashable, Sendable {
     case preview, test, debug, simulator, device
 
     /// The keys contexts stand for in this build, each once.
-    @usableFromInline
     static func keys(for contexts: [FactoryContextType]) -> [ContextKey] {
         var keys: [ContextKey] = []
         for key in contexts.flatMap(keys(for:)) where !keys.contains(key) { keys.append(key) }
@@ -168,7 +166,6 @@ enum ContextKey: Hashable, Sendable {
 
     /// Whether FactoryKit itself was compiled for debugging, which keeps `preview`, `test` and
     /// `debug` overrides.
-    @usableFromInline
     static var isDebugBuild: Bool {
         #if DEBUG
             true

@@ -63,7 +63,6 @@ struct LiteralText: Hashable, @unchecked Sendable {
         return count == 0 ? 0 : count &* 65_599 &+ Int(start[0]) &* 257 &+ Int(start[count - 1])
     }
 
-    @usableFromInline
     var string: String { String(cString: start) }
 }
 

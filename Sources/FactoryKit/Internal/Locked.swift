@@ -26,7 +26,6 @@ final class Locked<State>: @unchecked Sendable {
     #endif
     @usableFromInline @exclusivity(unchecked) var state: State
 
-    @usableFromInline
     init(_ initial: State) {
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)

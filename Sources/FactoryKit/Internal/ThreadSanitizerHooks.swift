@@ -11,15 +11,11 @@
     /// sanitizer, and its sleeps are raw `futex` system calls, which ThreadSanitizer does not
     /// model; the hooks state the ordering whatever was instrumented. They are looked up once; in a
     /// normal build they are `nil` and cost one branch per lock.
-    @usableFromInline
     enum ThreadSanitizerHooks {
-        @usableFromInline
         typealias Hook = @convention(c) (UnsafeRawPointer?) -> Void
 
-        @usableFromInline
         static let acquire: Hook? = lookup("__tsan_acquire")
 
-        @usableFromInline
         static let release: Hook? = lookup("__tsan_release")
 
         private static func lookup(_ name: String) -> Hook? {

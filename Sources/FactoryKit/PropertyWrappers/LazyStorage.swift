@@ -14,7 +14,6 @@ final class LazyStorage<Value>: @unchecked Sendable {
 
     @usableFromInline let state = Locked(State.unresolved)
 
-    @usableFromInline
     enum Step {
         case hit(Value)
         case create(InFlight)

@@ -69,7 +69,6 @@ struct WeakHolder<T> {
     @usableFromInline weak var object: AnyObject?
     @usableFromInline var strongValue: T?
 
-    @usableFromInline
     init(_ value: T?) {
         if let value, let object = ValueInspection.object(in: value) {
             self.object = object
@@ -78,7 +77,6 @@ struct WeakHolder<T> {
         }
     }
 
-    @usableFromInline
     var value: T? {
         if let strongValue { return strongValue }
         return object.flatMap { $0 as? T }
