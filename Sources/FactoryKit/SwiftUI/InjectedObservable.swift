@@ -61,11 +61,7 @@
             // which is main-actor isolated. The copy shares the storage (`holder`) `body` reads.
             guard Thread.isMainThread else { return }
             nonisolated(unsafe) let property = self
-            MainActor.assumeIsolated { property.createObject() }
-        }
-
-        private func createObject() {
-            _ = holder.object { containers.object(from: source) }
+            MainActor.assumeIsolated { _ = property.wrappedValue }
         }
 
         /// The object. SwiftUI has created it in ``update()`` by the time `body` reads it.
