@@ -122,22 +122,18 @@ extension ViewContainers {
         of container: any SharedContainer, parent: ContainerManager, applying registrations: [SubtreeRegistration],
         cache: SubtreeContainerCache
     ) -> ViewContainers {
-        var copy = self
         if let container = container as? Container {
-            copy = installing(cache.child(of: container, applying: registrations))
-        } else {
-            copy.route(container, to: cache.child(of: parent, reachedThrough: container, applying: registrations))
+            return installing(cache.child(of: container, applying: registrations))
         }
+        var copy = self
+        let original = container.manager
+        let child = cache.child(of: parent, reachedThrough: container, applying: registrations)
+        copy.routes[ObjectIdentifier(original)] = ManagerRoutes.Route(original: original, target: child)
         return copy
     }
 
     /// The manager that answers for `container` here: a subtree's child, else its own.
     func manager(of container: any SharedContainer) -> ContainerManager {
         routes[ObjectIdentifier(container.manager)]?.target ?? container.manager
-    }
-
-    private mutating func route(_ container: any SharedContainer, to child: ContainerManager) {
-        let original = container.manager
-        routes[ObjectIdentifier(original)] = ManagerRoutes.Route(original: original, target: child)
     }
 }
