@@ -94,30 +94,22 @@ struct SwiftTestingIssueReporter: TestIssueReporting {
             return observer
         }()
 
-        private let lock = NSLock()
-        // Guarded by `lock`.
-        private var running: Set<ObjectIdentifier> = []
-        private var hasHeard = false
+        /// The cases running; `nil` until XCTest has told of one starting or finishing.
+        private let running = Locked<Set<ObjectIdentifier>?>(nil)
 
         var state: State {
-            lock.lock()
-            defer { lock.unlock() }
-            guard hasHeard else { return .unknown }
-            return running.isEmpty ? .none : .running
+            running.withLock { running in
+                guard let running else { return .unknown }
+                return running.isEmpty ? .none : .running
+            }
         }
 
         func testCaseWillStart(_ testCase: XCTestCase) {
-            lock.lock()
-            defer { lock.unlock() }
-            hasHeard = true
-            running.insert(ObjectIdentifier(testCase))
+            running.withLock { $0 = ($0 ?? []).union([ObjectIdentifier(testCase)]) }
         }
 
         func testCaseDidFinish(_ testCase: XCTestCase) {
-            lock.lock()
-            defer { lock.unlock() }
-            hasHeard = true
-            running.remove(ObjectIdentifier(testCase))
+            running.withLock { $0 = ($0 ?? []).subtracting([ObjectIdentifier(testCase)]) }
         }
     }
 #endif

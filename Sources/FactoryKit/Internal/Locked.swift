@@ -13,7 +13,7 @@
 /// macOS 15 / iOS 18, and a generic class's `deinit` would look up `Mutex<State>`'s metadata at
 /// run time each time a container goes away.
 @usableFromInline
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     #if canImport(Darwin)
         // Traps on a recursive acquisition by itself.
         let lock: UnsafeMutablePointer<os_unfair_lock>
@@ -26,7 +26,7 @@ final class Locked<State>: @unchecked Sendable {
     #endif
     @usableFromInline @exclusivity(unchecked) var state: State
 
-    init(_ initial: State) {
+    package init(_ initial: State) {
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)
             lock.initialize(to: os_unfair_lock())
@@ -41,7 +41,7 @@ final class Locked<State>: @unchecked Sendable {
         lock.deallocate()
     }
 
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             os_unfair_lock_lock(lock)
             defer { os_unfair_lock_unlock(lock) }
