@@ -51,7 +51,8 @@ public func withTestContainer<C: SharedContainer, Result>(
     _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
     file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Result
 ) rethrows -> Result {
-    try reportingIfUnreported(CallSiteIssueReporter(file: file, line: line)) {
+    // Inside a test under the `.container` trait, the trait's reporter stays.
+    try TestSupport.$reporter.withValue(TestSupport.reporter ?? CallSiteIssueReporter(file: file, line: line)) {
         try Scope.$singleton.withValue(singletons.makeSingletons()) {
             try shared.withValue(container(), operation: body)
         }
@@ -64,7 +65,7 @@ public func withTestContainer<C: SharedContainer, Result>(
     _ shared: TaskLocal<C>, _ container: @autoclosure () -> C, singletons: SingletonIsolation = .cloned,
     file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Result
 ) async rethrows -> Result {
-    try await reportingIfUnreported(CallSiteIssueReporter(file: file, line: line)) {
+    try await TestSupport.$reporter.withValue(TestSupport.reporter ?? CallSiteIssueReporter(file: file, line: line)) {
         try await Scope.$singleton.withValue(singletons.makeSingletons()) {
             try await shared.withValue(container(), operation: body)
         }

@@ -204,20 +204,3 @@ func reportingToTest<Result>(_ reporter: any TestIssueReporting, strict: Bool, _
         }
     }
 }
-
-/// Runs `body` reporting to `reporter` unless a reporter is bound already (a `withTestContainer`
-/// inside a test under the `.container` trait keeps the trait's).
-func reportingIfUnreported<Result>(_ reporter: @autoclosure () -> any TestIssueReporting, _ body: () throws -> Result)
-    rethrows -> Result
-{
-    guard TestSupport.reporter == nil else { return try body() }
-    return try TestSupport.$reporter.withValue(reporter(), operation: body)
-}
-
-/// The asynchronous form of ``reportingIfUnreported(_:_:)``.
-func reportingIfUnreported<Result>(
-    _ reporter: @autoclosure () -> any TestIssueReporting, _ body: () async throws -> Result
-) async rethrows -> Result {
-    guard TestSupport.reporter == nil else { return try await body() }
-    return try await TestSupport.$reporter.withValue(reporter(), operation: body)
-}
