@@ -27,7 +27,7 @@ public typealias AsyncParameterFactoryType<P, T> = @Sendable (P) async throws ->
 ///
 /// Scopes share one value across tasks, so they are offered only for `Sendable` results. A
 /// container's `defaultScope` does not apply to async factories: each names its scope.
-public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
+public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying, Sendable {
     /// The factory's identity and original closure, used by modifiers.
     public var registration: AsyncFactoryRegistration<Void, T>
 
@@ -92,7 +92,7 @@ public nonisolated struct AsyncFactory<T>: AsyncFactoryModifying {
 ///
 /// let report = try await Container.shared.report(id)
 /// ```
-public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryModifying {
+public nonisolated struct AsyncParameterFactory<P: Sendable, T>: AsyncFactoryModifying, Sendable {
     /// The factory's identity and original closure, used by modifiers.
     public var registration: AsyncFactoryRegistration<P, T>
 
@@ -194,6 +194,3 @@ final class AsyncClosureBox<P, T>: @unchecked Sendable {
     @usableFromInline
     init(_ make: @escaping @Sendable (any ManagedContainer, P) async throws -> T) { self.make = make }
 }
-
-extension AsyncFactory: Sendable {}
-extension AsyncParameterFactory: Sendable {}

@@ -77,7 +77,6 @@ public struct FactoryContext: Sendable {
     /// atomic, so changing one field never loses a concurrent change to another.
     public static var current: FactoryContext {
         get { storage.read() }
-        set { storage.modify { $0 = newValue } }
         _modify {
             storage.lock.lock()
             defer { storage.lock.unlock() }
@@ -87,12 +86,12 @@ public struct FactoryContext: Sendable {
 
     /// Activates `.arg(arg)` overrides, recorded under `key` so it can be removed again.
     public static func setArg(_ arg: String, forKey key: String) {
-        storage.modify { $0.runtimeArguments[key] = arg }
+        current.runtimeArguments[key] = arg
     }
 
     /// Removes a run-time argument set with ``setArg(_:forKey:)``.
     public static func removeArg(forKey key: String) {
-        storage.modify { _ = $0.runtimeArguments.removeValue(forKey: key) }
+        current.runtimeArguments.removeValue(forKey: key)
     }
 
     /// The process-wide context behind a lock that `_modify` can hold across a `yield`.
@@ -104,12 +103,6 @@ public struct FactoryContext: Sendable {
             lock.lock()
             defer { lock.unlock() }
             return value
-        }
-
-        func modify(_ change: (inout FactoryContext) -> Void) {
-            lock.lock()
-            defer { lock.unlock() }
-            change(&value)
         }
     }
 
