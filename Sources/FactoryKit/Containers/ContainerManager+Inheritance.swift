@@ -3,8 +3,11 @@
 /// settings.
 struct InheritedOptions {
     var registration: AnyObject?
-    var registrationSerial: UInt64 = 0
+    /// The record `registration` is from, and its serial there (see `warnRegistrationShadowed`).
+    var registrationSource: (record: ObjectIdentifier, serial: UInt64)?
     var contexts: ContextOverrides?
+    /// The record `contexts` are from.
+    var contextsRecord: ObjectIdentifier?
     var decorator: AnyObject?
     var scope: Scope?
     var defaultScope: Scope?
@@ -20,18 +23,29 @@ extension ContainerManager {
         let own = withOwnState { state in
             let record = state.existingRecord(for: key)
             return InheritedOptions(
-                registration: record?.registration, registrationSerial: record?.registrationSerial ?? 0,
-                contexts: record?.contexts, decorator: record?.decorator,
+                registration: record?.registration, registrationSource: record?.registrationSource,
+                contexts: record?.contexts, contextsRecord: record?.contextsSource,
+                decorator: record?.decorator,
                 scope: record?.scope, defaultScope: state.defaultScope, containerDecorator: state.decorator)
         }
         guard let parent else { return own }
         let further = parent.inheritedOptions(for: key)
         return InheritedOptions(
             registration: own.registration ?? further.registration,
-            registrationSerial: own.registration == nil ? further.registrationSerial : own.registrationSerial,
-            contexts: own.contexts ?? further.contexts,
+            registrationSource: own.registrationSource ?? further.registrationSource,
+            contexts: own.contexts ?? further.contexts, contextsRecord: own.contextsRecord ?? further.contextsRecord,
             decorator: own.decorator ?? further.decorator, scope: own.scope ?? further.scope,
             defaultScope: own.defaultScope ?? further.defaultScope,
             containerDecorator: own.containerDecorator ?? further.containerDecorator)
     }
+}
+
+extension FactoryRecord {
+    /// This record and the serial of its registration, if it has one.
+    var registrationSource: (record: ObjectIdentifier, serial: UInt64)? {
+        registration == nil ? nil : (ObjectIdentifier(self), registrationSerial)
+    }
+
+    /// This record, if it holds context overrides.
+    var contextsSource: ObjectIdentifier? { contexts == nil ? nil : ObjectIdentifier(self) }
 }

@@ -22,14 +22,17 @@ final class FactoryRecord {
     @usableFromInline @exclusivity(unchecked) var registration: AnyObject? {
         willSet { dropped.keep(registration) }
         didSet {
-            registrationSerial = registration == nil ? 0 : RegistrationSerial.next()
+            registrationWrites &+= 1
+            registrationSerial = registration == nil ? 0 : registrationWrites
             invalidateResolution()
         }
     }
-    /// Which registration `registration` is, for the overrides written after it (see
-    /// `ContextOverrides.Entry`): a number no other registration in the process has, or 0 for
-    /// none. A number rather than a weak reference, which would give the box a side table.
+    /// Which of this record's registrations `registration` is, for the overrides written after
+    /// it in this record (see `ContextOverrides.Entry`): a number no other registration of the
+    /// record had, or 0 for none. A number rather than a weak reference to the box, which would
+    /// give every registration a side table.
     @exclusivity(unchecked) var registrationSerial: UInt64 = 0
+    @exclusivity(unchecked) private var registrationWrites: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var contexts: ContextOverrides? {
         willSet { dropped.keep(contexts) }
         didSet { invalidateResolution() }
@@ -246,19 +249,5 @@ final class ResolutionOptions {
         hasContexts = contexts != nil
         hasRegistration = registration != nil
         scopeKind = scope?.kind
-    }
-}
-
-/// The numbers that tell registrations apart (`FactoryRecord.registrationSerial`), from one
-/// counter for the process: a subtree's child compares its overrides with a parent's
-/// registrations. Its lock is taken inside a manager's and guards only the counter.
-enum RegistrationSerial {
-    private static let last = Locked<UInt64>(0)
-
-    static func next() -> UInt64 {
-        last.withLock { last in
-            last += 1
-            return last
-        }
     }
 }

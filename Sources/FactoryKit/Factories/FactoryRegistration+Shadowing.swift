@@ -19,9 +19,18 @@ extension FactoryIdentity {
     @usableFromInline
     func warnRegistrationShadowed(by override: AnyObject, in contexts: ContextOverrides, factory: String) {
         let isFirst = container.manager.withState(of: container) { state, manager -> Bool in
-            let own = state.existingRecord(for: key)?.registrationSerial ?? 0
-            let registration = own != 0 ? own : manager.parent?.inheritedOptions(for: key).registrationSerial ?? 0
-            if registration != 0, contexts.wasWritten(override, after: registration) { return false }
+            // The registration and the overrides in force, with the records they are from (a
+            // subtree's child reads through to its ancestors'): an override notes the serial of
+            // its own record's registration, so only the same record's serial can match it.
+            let own = state.existingRecord(for: key)
+            let inherited = manager.parent?.inheritedOptions(for: key)
+            let registration = own?.registrationSource ?? inherited?.registrationSource
+            let contextsRecord = own?.contextsSource ?? inherited?.contextsRecord
+            if let registration, registration.record == contextsRecord,
+                contexts.wasWritten(override, after: registration.serial)
+            {
+                return false
+            }
             return state.shadowedRegistrationsWarned.insert(key).inserted
         }
         guard isFirst else { return }
