@@ -1,8 +1,8 @@
 import FactoryKit
+import Foundation
 import Testing
 
 #if canImport(XCTest)
-    import Foundation
     import XCTest
 #endif
 
@@ -34,6 +34,13 @@ struct SwiftTestingIssueReporter: TestIssueReporting {
         }
         // No factory to point at: the test itself.
         return Test.current?.sourceLocation ?? #_sourceLocation
+    }
+
+    /// Swift Testing's filter (a regular expression) for the running test's identifier.
+    var relaunchArguments: [String]? {
+        guard let test = Test.current else { return nil }
+        let id = NSRegularExpression.escapedPattern(for: test.id.description)
+        return ["--testing-library", "swift-testing", "--filter", "^\(id)$"]
     }
 
     var testDescription: String {
@@ -70,6 +77,16 @@ struct SwiftTestingIssueReporter: TestIssueReporting {
         func recordWarning(_ message: String, at location: IssueLocation?) {}
 
         var testDescription: String { "test \(testCase.name)" }
+
+        /// On Linux, where a test bundle is an executable, `Module.Class/testMethod`.
+        var relaunchArguments: [String]? {
+            #if os(Linux)
+                guard let method = testCase.name.split(separator: ".").last else { return nil }
+                return ["\(String(reflecting: type(of: testCase)))/\(method)"]
+            #else
+                return nil
+            #endif
+        }
     }
 
     /// Which XCTest cases are running, as XCTest tells its observers, so that an issue reaches
@@ -165,6 +182,8 @@ struct CallSiteIssueReporter: TestIssueReporting {
     func recordWarning(_ message: String, at location: IssueLocation?) {
         if frameworks.swiftTesting { SwiftTestingIssueReporter().recordWarning(message, at: location) }
     }
+
+    var relaunchArguments: [String]? { SwiftTestingIssueReporter().relaunchArguments }
 
     var testDescription: String {
         if Test.current != nil { return SwiftTestingIssueReporter().testDescription }

@@ -19,14 +19,14 @@ extension ManagedContainer {
     /// Defines a factory: `self { Service() }` is `Factory(self) { Service() }`.
     ///
     /// The key defaults to the name of the enclosing property. `file` and `line` record where the
-    /// factory is defined, so that two definitions sharing a name never share a singleton; leave
-    /// them to their defaults.
+    /// factory is defined, so that two definitions sharing a name never share a singleton, and
+    /// `isolation` the actor its closure is isolated to; leave them to their defaults.
     @inlinable
     public func callAsFunction<T>(
         key: StaticString = #function, file: StaticString = #filePath, line: UInt = #line,
-        _ factory: @escaping VoidFactoryType<T>
+        isolation: (any Actor)? = #isolation, _ factory: @escaping VoidFactoryType<T>
     ) -> Factory<T> {
-        Factory(self, key: key, file: file, line: line, factory)
+        Factory(self, key: key, file: file, line: line, isolation: isolation, factory)
     }
 
     /// Defines a factory that takes a parameter: `self { id in User(id: id) }`.

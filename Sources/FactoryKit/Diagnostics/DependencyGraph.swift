@@ -147,21 +147,36 @@ final class GraphRecorder: @unchecked Sendable {
 
     private struct State {
         var graph = DependencyGraph()
-        var nodeIDs: Set<String> = []
+        /// Each node's definition, `path:line`, by identifier.
+        var sites: [String: String] = [:]
         var edges: Set<DependencyGraph.Edge> = []
     }
 
     private let state = Locked(State())
 
-    func note(_ node: DependencyGraph.Node, id: String, parent: String?) {
+    func note(_ node: DependencyGraph.Node, id: String, parent: String?, site: DefinitionSite? = nil) {
         state.withLock { state in
-            if state.nodeIDs.insert(id).inserted { state.graph.nodes.append(node) }
+            if state.sites[id] == nil {
+                state.sites[id] = site.map { "\($0.file.string):\($0.line)" } ?? ""
+                state.graph.nodes.append(node)
+            }
             if let parent {
                 let edge = DependencyGraph.Edge(from: parent, to: id)
                 if state.edges.insert(edge).inserted { state.graph.edges.append(edge) }
             }
         }
     }
+
+    /// Adds what a child process of validation recorded.
+    func merge(_ graph: DependencyGraph) {
+        for node in graph.nodes { note(node, id: node.id, parent: nil) }
+        state.withLock { state in
+            for edge in graph.edges where state.edges.insert(edge).inserted { state.graph.edges.append(edge) }
+        }
+    }
+
+    /// Where the factory `id` is defined, `path:line`, if it was recorded.
+    func site(of id: String) -> String? { state.withLock { $0.sites[id] }.flatMap { $0.isEmpty ? nil : $0 } }
 
     var graph: DependencyGraph { state.withLock { $0.graph } }
 }

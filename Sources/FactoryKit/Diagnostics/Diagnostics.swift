@@ -45,7 +45,7 @@ enum Diagnostics {
     /// for graph recordings.
     static func observe(
         container: any ManagedContainer, name: LiteralText, result: Any.Type, scope: Scope?, parent: String?,
-        chain: ResolutionChain?
+        chain: ResolutionChain?, site: DefinitionSite
     ) -> Int? {
         let (tracing, recorders) = settings.withLock { ($0.trace, $0.recorders) }
         let containerType = type(of: container)
@@ -54,7 +54,7 @@ enum Diagnostics {
             let node = DependencyGraph.Node(
                 container: "\(containerType)", factory: name.string, type: "\(result)", scope: scopeName(scope?.kind))
             for recorder in recorders where recorder.records(container) {
-                recorder.note(node, id: description, parent: parent)
+                recorder.note(node, id: description, parent: parent, site: site)
             }
         }
         guard tracing, let chain else { return nil }
@@ -119,6 +119,12 @@ enum Diagnostics {
         let logger = settings.withLock { $0.hasCustomLogger ? $0.logger : nil }
         logger?("FactoryKit: \(message)")
         Swift.fatalError(message, file: file, line: line)
+    }
+
+    /// Where the factory `id` (`Container.name<Type>`) is defined, `path:line`, if a graph
+    /// recording saw it resolve.
+    static func site(of id: String) -> String? {
+        settings.withLock { $0.recorders }.lazy.compactMap { $0.site(of: id) }.first
     }
 
     /// Sends a line to the user's logger, outside the lock so the logger may itself use FactoryKit.

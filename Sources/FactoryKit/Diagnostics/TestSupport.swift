@@ -105,6 +105,14 @@ package protocol TestIssueReporting: Sendable {
     func recordWarning(_ message: String, at location: IssueLocation?)
     /// The running test, as a log names it.
     var testDescription: String { get }
+    /// The arguments that start this executable again to run only the running test (for
+    /// `validate`'s child process), or nil if there are none.
+    var relaunchArguments: [String]? { get }
+}
+
+extension TestIssueReporting {
+    /// None: a child of `validate` is started with the process's own arguments.
+    package var relaunchArguments: [String]? { nil }
 }
 
 /// The factories a strict test resolved without registering or overriding them, each reported

@@ -55,7 +55,7 @@ extension AsyncFactoryRegistration {
         if Diagnostics.isObserving {
             _ = Diagnostics.observe(
                 container: container, name: key.name, result: T.self, scope: plan.scope,
-                parent: stack.last?.description, chain: nil)
+                parent: stack.last?.description, chain: nil, site: site)
             if Diagnostics.isTracing {
                 let trace = stack.last?.trace ?? AsyncTrace()
                 frame.trace = trace

@@ -32,14 +32,17 @@ public nonisolated struct Factory<T>: FactoryModifying {
     /// Creates a factory on `container`, keyed by `key` (the enclosing property's name).
     ///
     /// `self { Service() }` inside a container extension is the shorter spelling. `file` and `line`
-    /// record where the factory is defined; leave them to their defaults.
+    /// record where the factory is defined, and `isolation` the actor its closure is isolated to
+    /// (`validate` resolves it there); leave them to their defaults.
     @inlinable
     public init(
         _ container: any ManagedContainer, key: StaticString = #function, file: StaticString = #filePath,
-        line: UInt = #line, _ factory: @escaping VoidFactoryType<T>
+        line: UInt = #line, isolation: (any Actor)? = #isolation, _ factory: @escaping VoidFactoryType<T>
     ) {
         self.init(
             container, name: LiteralText(key), site: DefinitionSite(file: LiteralText(file), line: line), factory)
+        // Nil, and compiled away, where the definition is not isolated.
+        if let isolation, Diagnostics.isObserving { IsolationProbe.note(isolation) }
     }
 
     /// Creates a factory from a key and site already converted, as validation does.

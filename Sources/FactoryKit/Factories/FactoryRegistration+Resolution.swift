@@ -291,7 +291,7 @@ extension FactoryRegistration {
             // Inside an async factory's closure the parent is on the task's async stack; a lazily
             // injected property resolving on its own names the factory that created its owner.
             parent: chain.frames.last?.description ?? AsyncResolution.stack.last?.description
-                ?? Diagnostics.adoptedParent, chain: chain)
+                ?? Diagnostics.adoptedParent, chain: chain, site: site)
         let (value, tag) = produce(plan, parameter)
         if let line { chain.completeTrace(line, tag: tag, value: value) }
         if tag == .factory { TestSupport.noteLiveResolution(key, site: site, description: description) }

@@ -5,23 +5,26 @@ enum DependencyCycle {
         + "by passing the value in as a parameter (ParameterFactory), "
         + "or by registering it after both exist through a promised() factory."
 
-    /// The message for a cycle whose path starts and ends with the same factory.
+    /// The message for a cycle whose path starts and ends with the same factory; where a graph
+    /// is recorded (under `validate`), with where each of its factories is defined.
     static func message(path: [String], acrossThreads: Bool = false) -> String {
         let threads = acrossThreads ? " (across threads: each waits for an instance another is creating)" : ""
-        return "Dependency cycle: \(path.joined(separator: " → "))\(threads). \(advice)"
+        let sites = path.dropLast(path.count > 1 ? 1 : 0).compactMap { id in
+            Diagnostics.site(of: id).map { "\(id) at \($0)" }
+        }
+        let defined = sites.isEmpty ? "" : " Defined: " + sites.joined(separator: "; ") + "."
+        return "Dependency cycle: \(path.joined(separator: " → "))\(threads). \(advice)\(defined)"
     }
 
     /// Stops the process with the cycle's path; a synchronous factory has no way to return an error.
-    /// Under `validate`, on its validation thread, reports the cycle and abandons the resolution
-    /// instead (see ``ValidationThread``).
+    /// In a child process of `validate`, reports the cycle to the parent and ends the child
+    /// instead (see ``ValidationChild``).
     static func report(path: [String], chain: ResolutionChain?, acrossThreads: Bool = false) -> Never {
         chain?.flushTrace()
         let text = message(path: path, acrossThreads: acrossThreads)
-        if let validation = ValidationThread.abandonable {
-            validation.reportAndAbandon(
-                ValidationFinding(
-                    issue: ValidationIssue(kind: .cycle, factory: path.first ?? "", message: text), cycle: path))
-        }
+        ValidationChild.exitAtCycle(
+            ValidationFinding(
+                issue: ValidationIssue(kind: .cycle, factory: path.first ?? "", message: text), cycle: path))
         Diagnostics.stop(text)
     }
 
@@ -31,10 +34,8 @@ enum DependencyCycle {
             "Dependency cycle suspected: resolution nested deeper than \(limit) levels; the innermost are "
             + "\(recent.joined(separator: " → ")). A factory with a parameter that is not Hashable may be "
             + "resolving itself. \(advice)"
-        if let validation = ValidationThread.abandonable {
-            validation.reportAndAbandon(
-                ValidationFinding(issue: ValidationIssue(kind: .cycle, factory: recent.first ?? "", message: text)))
-        }
+        ValidationChild.exitAtCycle(
+            ValidationFinding(issue: ValidationIssue(kind: .cycle, factory: recent.first ?? "", message: text)))
         Diagnostics.stop(text)
     }
 }

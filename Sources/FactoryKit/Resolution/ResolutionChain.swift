@@ -137,8 +137,9 @@ final class FrameParameter {
 /// exactly as long as the outermost resolution) and the pending trace lines.
 @usableFromInline
 final class ResolutionChain: @unchecked Sendable {
-    /// Below this depth pushes are not checked for cycles: a cycle repeats, so it is still caught
-    /// a few levels later, and shallow resolutions skip the scan.
+    /// Below this depth pushes are not checked for cycles (unless the trace or a graph recording
+    /// watches): a cycle repeats, so it is still caught a few levels later, and shallow
+    /// resolutions skip the scan.
     @usableFromInline static let detectionDepth = 8
     /// A resolution nested deeper than this is reported as a probable cycle instead of being
     /// allowed to overflow the stack (a cycle through a non-`Hashable` parameter looks like this).
@@ -228,8 +229,10 @@ final class ResolutionChain: @unchecked Sendable {
         container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
         parameter: () -> FrameParameter?
     ) {
-        let depth = frames.count
-        let recordsParameter = depth >= ResolutionChain.detectionDepth && isParameterized
+        // Under `validate` (which records a graph), from the first level: a factory that takes a
+        // lock around a resolution would otherwise wait for itself before depth 8.
+        let checks = frames.count >= ResolutionChain.detectionDepth || Diagnostics.isObserving
+        let recordsParameter = checks && isParameterized
         let frame = ResolutionFrame(
             container: ObjectIdentifier(container),
             containerType: type(of: container),
@@ -238,7 +241,7 @@ final class ResolutionChain: @unchecked Sendable {
             parameter: recordsParameter ? parameter() : nil,
             isParameterized: isParameterized
         )
-        if depth >= ResolutionChain.detectionDepth {
+        if checks {
             checkForCycle(adding: frame)
         }
         frames.append(frame)

@@ -22,11 +22,10 @@ extension Container {
     /// exports.
     /// While an entry resolves, `Container.shared` is a fresh `Container` as well (the entry's own
     /// container when it is a `Container`), never this one: a factory that resolves through
-    /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers.
-    /// Synchronous factories run on a thread of their own that has ended before the next entry;
-    /// a synchronous cycle is reported and its resolution abandoned, and a copy of its frames,
-    /// with the fresh containers and singletons they had retained, is kept for the rest of the
-    /// process (about 18 KB per cycle in a debug build).
+    /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers. As with
+    /// `validate`, the entries are resolved first in a child process where one can be started, so
+    /// that a synchronous cycle is reported instead of stopping this process, and a factory of a
+    /// cycle never runs here; `fileID`, `line` and `column` name this call to the child.
     ///
     /// `prepare` receives each fresh container before its factory is resolved, after its
     /// `autoRegister()`, to keep validation off real resources:
@@ -37,19 +36,16 @@ extension Container {
     /// }
     /// ```
     public func validateAll(
-        _ manifest: [FactoryManifestEntry], preparing prepare: (any ManagedContainer) -> Void = { _ in }
+        _ manifest: [FactoryManifestEntry], preparing prepare: (any ManagedContainer) -> Void = { _ in },
+        fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) async throws -> ValidationReport {
         let run = ValidationRun()
         defer { run.stopRecording() }
-        var factories: [String] = []
-        try await run.resolving {
-            for entry in manifest {
-                try Task.checkCancellation()
-                let (container, factory) = entry.target()
-                run.adopt(container, preparing: prepare)
-                factories.append(factory.validationName)
-                await run.validate(factory, in: container, preparing: prepare)
-            }
+        let factories = manifest.map { $0.target().factory.validationName }
+        try await run.resolving(manifest.count, at: "\(fileID):\(line):\(column)") { index in
+            let ((container, factory), isolation) = IsolationProbe.reading { manifest[index].target() }
+            run.adopt(container, preparing: prepare)
+            await run.validate(factory, in: container, isolation: isolation, preparing: prepare)
         }
         let (issues, graph) = run.finish(oncePerCycle: true)
         return ValidationReport(factories: factories, issues: issues, graph: graph)

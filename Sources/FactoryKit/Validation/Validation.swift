@@ -60,16 +60,23 @@ extension ManagedContainer {
     /// While a factory resolves, `Container.shared` is a fresh `Container` too (the factory's own
     /// container when it is a `Container`), never this one or the caller's: a factory that
     /// resolves through `Container.shared`, as `@Injected` does, leaves nothing in the caller's
-    /// containers. A synchronous factory is resolved on a thread of its own that has ended when
-    /// `validate` goes on: a synchronous cycle cannot be unwound with an error, so it is reported
-    /// and that resolution is abandoned; a copy of its frames, with the fresh containers and
-    /// singletons they had retained, is kept for the rest of the process (about 18 KB per cycle in
-    /// a debug build), and no thread is left behind.
-    /// (Other task-local values of the caller are not bound there. A synchronous cycle reached
-    /// from inside an async factory still stops the program.)
-    public func validate(_ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self) async throws
-        -> [ValidationIssue]
-    {
+    /// containers. A synchronous factory defined on the main actor or a global actor
+    /// (`@MainActor var model: Factory<Model>`) is resolved on that actor.
+    ///
+    /// A synchronous factory cannot return an error, so a dependency cycle stops the process that
+    /// resolves it. On Linux and macOS the factories are therefore resolved first in a child
+    /// process: this executable started again (in a test under FactoryTesting's trait or
+    /// `ContainerTestCase`, only the running test; elsewhere with the same arguments), where this
+    /// call (`fileID`, `line` and `column`, which you leave to their defaults) resolves them in
+    /// turn and reports a cycle to this process, which then resolves here every factory that
+    /// met none. A factory of a cycle never runs in this process. Where no child process can be
+    /// started (iOS, tvOS, watchOS and visionOS, or with `FACTORYKIT_VALIDATE_IN_PROCESS` set), or
+    /// the child never reached this call, everything is resolved here and a cycle stops the
+    /// process, naming each factory of the cycle with `path:line`.
+    public func validate(
+        _ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self, fileID: String = #fileID,
+        line: Int = #line, column: Int = #column
+    ) async throws -> [ValidationIssue] {
         let run = ValidationRun()
         defer { run.stopRecording() }
         func nextContainer() -> Self {
@@ -77,32 +84,30 @@ extension ManagedContainer {
             run.adopt(container)
             return container
         }
-        try await run.resolving {
-            if factories.isEmpty {
-                let registered = nextContainer().registeredFactories()
-                for factory in registered.resolvable {
-                    try Task.checkCancellation()
-                    let container = nextContainer()
-                    await run.validate(factory.rebound(to: container), in: container)
-                }
-                Diagnostics.log(Self.summary(of: registered))
+        let registered = factories.isEmpty ? nextContainer().registeredFactories() : nil
+        try await run.resolving(registered?.resolvable.count ?? factories.count, at: "\(fileID):\(line):\(column)") {
+            let container = nextContainer()
+            if let registered {
+                await run.validate(registered.resolvable[$0].rebound(to: container), in: container)
             } else {
-                for keyPath in factories {
-                    try Task.checkCancellation()
-                    let container = nextContainer()
-                    guard let target = container[keyPath: keyPath] as? any ValidatableFactory else { continue }
-                    await run.validate(target, in: container)
+                let keyPath = factories[$0]
+                let (target, isolation) = IsolationProbe.reading {
+                    container[keyPath: keyPath] as? any ValidatableFactory
                 }
+                guard let target else { return }
+                await run.validate(target, in: container, isolation: isolation)
             }
         }
+        if let registered { Diagnostics.log(Self.summary(of: registered)) }
         return run.finish().issues
     }
 
-    /// Validates the listed factories; see ``validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.
-    public func validate(_ factories: PartialKeyPath<Self>..., in fresh: @autoclosure () -> Self) async throws
-        -> [ValidationIssue]
-    {
-        try await validate(factories, in: fresh())
+    /// Validates the listed factories; see ``validate(_:in:fileID:line:column:)-([PartialKeyPath<Self>],_,_,_,_)``.
+    public func validate(
+        _ factories: PartialKeyPath<Self>..., in fresh: @autoclosure () -> Self, fileID: String = #fileID,
+        line: Int = #line, column: Int = #column
+    ) async throws -> [ValidationIssue] {
+        try await validate(factories, in: fresh(), fileID: fileID, line: line, column: column)
     }
 
     /// Every factory registered on this container: those validation can resolve, and the names
@@ -139,11 +144,13 @@ extension ManagedContainer {
 }
 
 extension Container {
-    /// Resolves `factories` in a fresh `Container`; see ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``.
+    /// Resolves `factories` in a fresh `Container`; see ``ManagedContainer/validate(_:in:fileID:line:column:)-([PartialKeyPath<Self>],_,_,_,_)``.
     ///
     /// `#expect(try await Container.shared.validate(\.database, \.contentModel).isEmpty)`
-    public func validate(_ factories: PartialKeyPath<Container>...) async throws -> [ValidationIssue] {
-        try await validate(factories, in: Container())
+    public func validate(
+        _ factories: PartialKeyPath<Container>..., fileID: String = #fileID, line: Int = #line, column: Int = #column
+    ) async throws -> [ValidationIssue] {
+        try await validate(factories, in: Container(), fileID: fileID, line: line, column: column)
     }
 }
 
@@ -153,7 +160,7 @@ protocol ValidatableFactory {
     var validationName: String { get }
 
     /// Resolves the factory with `bindings` bound and reports what is wrong to their sink. A
-    /// synchronous factory runs on a thread of its own (see ``ValidationThread``).
+    /// synchronous factory runs on the actor its closure is isolated to.
     func validate(with bindings: ValidationBindings) async
 }
 
@@ -166,7 +173,7 @@ protocol FactoryValidating {
         -> ValidationResolution
 }
 
-/// A resolution validation runs: synchronous ones on a thread of their own.
+/// A resolution validation runs.
 @usableFromInline
 enum ValidationResolution {
     case synchronous(() -> Void)
@@ -198,7 +205,7 @@ enum AsyncValidator<T>: FactoryValidating {
 
 /// A registered factory, named by its key and definition site, bound to a container.
 struct BoundValidator: ValidatableFactory, @unchecked Sendable {
-    // Sent to a validation thread; the container is Sendable and the rest are plain values.
+    // The container is Sendable and the rest are plain values.
     let container: any ManagedContainer
     let name: LiteralText
     let site: DefinitionSite
@@ -216,7 +223,7 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
     func validate(with bindings: ValidationBindings) async {
         switch validator.resolution(container, name: name, site: site) {
         case .synchronous(let resolve):
-            await ValidationThread.run(bindings, resolve)
+            await bindings.resolve(resolve)
         case .asynchronous(let resolve):
             if let finding = await bindings.bind({ await resolve() }) { bindings.sink.report(finding) }
         }
@@ -227,7 +234,7 @@ extension Factory: ValidatableFactory {
     var validationName: String { registration.description }
 
     func validate(with bindings: ValidationBindings) async {
-        await ValidationThread.run(bindings) { _ = resolve() }
+        await bindings.resolve { _ = resolve() }
     }
 }
 
@@ -287,13 +294,15 @@ final class ValidationSink: @unchecked Sendable {
         storage.withLock { $0.append(finding) }
     }
 
-    var issues: [ValidationIssue] { storage.withLock { $0.map(\.issue) } }
+    var findings: [ValidationFinding] { storage.withLock { $0 } }
+
+    var issues: [ValidationIssue] { findings.map(\.issue) }
 
     /// The issues, each dependency cycle once: a cycle found again, from another of its factories
     /// or from a factory that leads into it, is left out.
     var issuesOncePerCycle: [ValidationIssue] {
         var seen: Set<[String]> = []
-        return storage.withLock { $0 }.compactMap { finding in
+        return findings.compactMap { finding in
             guard let cycle = finding.cycle else { return finding.issue }
             return seen.insert(Self.rotated(cycle)).inserted ? finding.issue : nil
         }
@@ -346,4 +355,42 @@ struct ValidationFinding: Sendable {
     /// The cycle's path, first factory repeated last; nil for other issues, and for a resolution
     /// nested too deep, whose path is not known to be a cycle.
     var cycle: [String]? = nil
+
+    /// The finding as a child process of validation writes it: kind, factory, message, then the
+    /// cycle's steps.
+    var fields: [String] { [issue.kind.rawValue, issue.factory, issue.message] + (cycle ?? []) }
+
+    init(issue: ValidationIssue, cycle: [String]? = nil) {
+        self.issue = issue
+        self.cycle = cycle
+    }
+
+    init?(fields: [String]) {
+        guard fields.count >= 3, let kind = ValidationIssue.Kind(rawValue: fields[0]) else { return nil }
+        self.init(
+            issue: ValidationIssue(kind: kind, factory: fields[1], message: fields[2]),
+            cycle: fields.count > 3 ? Array(fields[3...]) : nil)
+    }
+}
+
+/// Finds the actor a synchronous factory's closure is isolated to, which validation resolves it
+/// on: a factory notes the `#isolation` of its definition while a probe reads it.
+@usableFromInline
+final class IsolationProbe: @unchecked Sendable {
+    @TaskLocal static var current: IsolationProbe?
+    // Written only by the task that reads the probe, inside `reading`.
+    private var isolation: (any Actor)?
+
+    /// What `make` returns, and the isolation of the first factory it defined.
+    static func reading<R>(_ make: () -> R) -> (R, (any Actor)?) {
+        let probe = IsolationProbe()
+        let made = $current.withValue(probe, operation: make)
+        return (made, probe.isolation)
+    }
+
+    @usableFromInline
+    static func note(_ isolation: any Actor) {
+        guard let probe = current, probe.isolation == nil else { return }
+        probe.isolation = isolation
+    }
 }

@@ -2,7 +2,7 @@
 /// issues go, and the graph of every resolution they make, from which scope leaks are read.
 final class ValidationRun {
     let sink = ValidationSink()
-    private let recorder = GraphRecorder(only: [])
+    let recorder = GraphRecorder(only: [])
     /// Kept alive until the graph is read, so the recorder's identifiers stay theirs.
     private var containers: [any ManagedContainer] = []
 
@@ -26,9 +26,9 @@ final class ValidationRun {
 
     /// Resolves `factory`, made on `container`, with singletons of its own and a fresh
     /// `Container.shared`, reporting to the run: `container` itself when it is a `Container`, else
-    /// a new one that `prepare` sees first.
+    /// a new one that `prepare` sees first. A synchronous factory is resolved on `isolation`.
     func validate(
-        _ factory: any ValidatableFactory, in container: any ManagedContainer,
+        _ factory: any ValidatableFactory, in container: any ManagedContainer, isolation: (any Actor)? = nil,
         preparing prepare: (any ManagedContainer) -> Void = { _ in }
     ) async {
         let shared: Container
@@ -40,14 +40,31 @@ final class ValidationRun {
         }
         await factory.validate(
             with: ValidationBindings(
-                sink: sink, factory: factory.validationName, shared: shared, singletons: Scope.Singleton()))
+                sink: sink, shared: shared, singletons: Scope.Singleton(), isolation: isolation))
     }
 
-    /// Runs `resolutions`, then ends the task-bound blocks validation opened, also when
-    /// `resolutions` throws (a cancelled validation), so what was created in them is shut down.
-    func resolving(_ resolutions: () async throws -> Void) async throws {
+    /// Makes the `count` resolutions of the `validate` call at `site`, `resolve(index)` each: first
+    /// in child processes, which find the dependency cycles (see ``ValidationChild``), then here
+    /// every one that met none, a cycle's findings and graph standing in for its resolution. Then
+    /// ends the task-bound blocks validation opened, also when cancelled, so what was created in
+    /// them is shut down. In a child, answers the call it was started for, or returns at once.
+    func resolving(_ count: Int, at site: String, _ resolve: (Int) async -> Void) async throws {
+        let call = ValidationChild.call(at: site)
+        if let request = ValidationChild.request {
+            guard request.call == call else { return }
+            await ValidationChild.answer(request, for: self, count: count, resolve)
+        }
+        let cycles = await ValidationChild.cycles(of: call, count: count)
         do {
-            try await resolutions()
+            for index in 0..<count {
+                try Task.checkCancellation()
+                guard let cycle = cycles[index] else {
+                    await resolve(index)
+                    continue
+                }
+                for fields in cycle.findings { ValidationFinding(fields: fields).map(sink.report) }
+                recorder.merge(cycle.graph)
+            }
         } catch {
             await sink.closeBlocks()
             throw error
@@ -82,5 +99,45 @@ final class ValidationRun {
                     "\(edge.from) is a singleton but depends on \(edge.to), which is \(captured): the singleton keeps "
                     + "the first one forever. " + fix)
         }
+    }
+}
+
+/// What a validation binds around one factory's resolution: where issues go, the fresh
+/// `Container.shared` and singletons it resolves with, and the actor a synchronous factory runs on.
+struct ValidationBindings: @unchecked Sendable {
+    // Containers and singleton caches are safe across threads; the actor is only hopped to.
+    let sink: ValidationSink
+    let shared: Container
+    let singletons: Scope.Singleton
+    let isolation: (any Actor)?
+
+    /// Runs `body` with the sink, the singletons and `Container.shared` bound.
+    func bind<R>(_ body: () -> R) -> R {
+        ValidationSink.$current.withValue(sink) {
+            Scope.$singleton.withValue(singletons) {
+                Container.$shared.withValue(shared, operation: body)
+            }
+        }
+    }
+
+    /// `bind(_:)` for an async `body`.
+    func bind<R: Sendable>(_ body: () async -> R) async -> R {
+        await ValidationSink.$current.withValue(sink) {
+            await Scope.$singleton.withValue(singletons) {
+                await Container.$shared.withValue(shared, operation: body)
+            }
+        }
+    }
+
+    /// Runs a synchronous resolution, bound, on the factory's actor (where the caller runs when
+    /// it has none).
+    func resolve(_ body: @escaping () -> Void) async {
+        // Run only on the actor the factory's closure belongs to, as the app would.
+        let body = UncheckedSendable(body)
+        await Self.run(on: isolation) { bind(body.value) }
+    }
+
+    private static func run(on actor: isolated (any Actor)?, _ body: @Sendable () -> Void) {
+        body()
     }
 }

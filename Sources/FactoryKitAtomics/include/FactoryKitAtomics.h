@@ -1,16 +1,13 @@
 // The atomic operations FactoryKit needs, over one machine word, for every platform it supports:
 // C11 atomics are available on every OS version, unlike `Synchronization.Atomic` on Apple
 // platforms. Each function is `static inline`, so Swift code calling it compiles to the single
-// instruction it names. Internal to FactoryKit; not a public API. The module also holds the thread
-// and the abandonable run `validate` resolves synchronous factories in (FactoryKitAbandon.h).
+// instruction it names. Internal to FactoryKit; not a public API.
 #ifndef FACTORYKIT_ATOMICS_H
 #define FACTORYKIT_ATOMICS_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "FactoryKitAbandon.h"
 
 /// One machine word, read and written only through the functions below.
 typedef struct {
