@@ -1,4 +1,5 @@
 import FactoryKit
+import FactoryTesting
 import Foundation
 import Testing
 
@@ -720,19 +721,18 @@ struct CoreReviewDefectTests {
     /// a cache that is still alive is what switches the fast hit off. A validation without a cycle
     /// is checked the same way first, so the witness is known to hold nothing itself.
     ///
-    ///
-    /// Open (issue 38): `validate` still abandons the cycle's frames with `longjmp`, which keeps
-    /// their cache alive.
-    @Test func validateLeavesNoSingletonCacheBehindAfterASynchronousCycle() async throws {
+    /// Fixed (issue 38): `validate` meets the cycle in a child process and never resolves the
+    /// cycle's factories here, so no cache is bound for them in this process at all. (It abandoned
+    /// their frames with `longjmp`, which kept their cache alive.) Under the trait, so the child
+    /// runs only this test.
+    @Test(.container) func validateLeavesNoSingletonCacheBehindAfterASynchronousCycle() async throws {
         let fine = try await Container().validate(\.coreReviewNoCycle)
         #expect(fine.isEmpty)
         #expect(noCycleWitness.state == (seen: true, alive: false))
         let issues = try await Container().validate(\.coreReviewCycleA)
         #expect(issues.map(\.kind) == [.cycle])
         let state = cycleWitness.state
-        #expect(state.seen, "the cyclic factory never ran under validation")
-        withKnownIssue("issue 38: validate abandons a cycle's frames with longjmp") {
-            #expect(!state.alive, "the singleton cache validate bound for the cycle outlived it")
-        }
+        #expect(!state.seen, "the cyclic factory ran in this process under validation")
+        #expect(!state.alive, "the singleton cache validate bound for the cycle outlived it")
     }
 }

@@ -36,6 +36,7 @@ private final class RecordingReporter: TestIssueReporting, @unchecked Sendable {
     }
 
     var testDescription: String { "a recording" }
+    var relaunchArguments: [String]? { nil }
     var issues: [String] { lock.withLock { recordedIssues } }
     var warnings: [String] { lock.withLock { recordedWarnings } }
 }

@@ -268,7 +268,8 @@ struct ValidateAllTests {
     }
 }
 
-final class ValidateAllXCTests: XCTestCase {
+/// A `ContainerTestCase`, so that `validate`'s child process runs only this test.
+final class ValidateAllXCTests: ContainerTestCase {
     func testAForgottenPromiseIsReportedAndAFulfilledOneIsNot() async throws {
         let report = try await Container.shared.validateAll([
             .factory(\ManifestFeatureContainer.fulfilled, in: { ManifestFeatureContainer() }),

@@ -57,8 +57,8 @@ func processStatus(_ field: String) -> Int? {
 func processThreadCount() -> Int? { processStatus("Threads") }
 
 /// Validation leaves nothing behind in the caller's world: no reservation in the caller's
-/// `Container.shared`, no thread.
-@Suite struct ValidationIsolationTests {
+/// `Container.shared`, no thread. Under the trait, so that `validate`'s child runs only the test.
+@Suite(.container) struct ValidationIsolationTests {
     @Test func aCycleThroughTheSharedContainerLeavesTheCallersContainerUsable() async throws {
         let callers = Container()
         try await Container.$shared.withValue(callers) {
@@ -83,17 +83,17 @@ func processThreadCount() -> Int? { processStatus("Threads") }
     }
 
     @Test(.enabled(if: processThreadCount() != nil, "reads /proc/self/status"))
-    func validatingACycleAHundredTimesLeavesTheThreadCountFlat() async throws {
+    func validatingACycleTenTimesLeavesTheThreadCountFlat() async throws {
         // Once first, so the concurrency runtime's own threads are already there.
         _ = try await Container.shared.validate(\.validationSyncCycleA)
         let before = try #require(processThreadCount())
         let (sizeBefore, residentBefore) = (processStatus("VmSize") ?? 0, processStatus("VmRSS") ?? 0)
-        for _ in 0..<100 {
+        for _ in 0..<10 {
             let issues = try await Container.shared.validate(\.validationSyncCycleA)
             #expect(issues.map(\.kind) == [.cycle])
         }
         // Other tests run alongside and start threads of their own: allow them a few, and a moment
-        // to end theirs. A thread left per validation would be 100 more.
+        // to end theirs. A thread left per validation would be 10 more.
         var after = try #require(processThreadCount())
         let deadline = Date(timeIntervalSinceNow: 20)
         while after > before + 8 && Date() < deadline {
@@ -101,9 +101,9 @@ func processThreadCount() -> Int? { processStatus("Threads") }
             after = try #require(processThreadCount())
         }
         print(
-            "ValidationIsolationTests: 100 validations of a cycle: threads \(before) → \(after), address space "
+            "ValidationIsolationTests: 10 validations of a cycle: threads \(before) → \(after), address space "
                 + "\(sizeBefore / 1024) → \((processStatus("VmSize") ?? 0) / 1024) MB, resident \(residentBefore / 1024) → "
                 + "\((processStatus("VmRSS") ?? 0) / 1024) MB")
-        #expect(after <= before + 8, "threads: \(before) before 100 validations of a cycle, \(after) after")
+        #expect(after <= before + 8, "threads: \(before) before 10 validations of a cycle, \(after) after")
     }
 }

@@ -147,8 +147,8 @@ final class GraphRecorder: @unchecked Sendable {
 
     private struct State {
         var graph = DependencyGraph()
-        /// Each node's definition, `path:line`, by identifier.
-        var sites: [String: String] = [:]
+        /// Each node's definition (if known), by identifier.
+        var sites: [String: DefinitionSite?] = [:]
         var edges: Set<DependencyGraph.Edge> = []
     }
 
@@ -156,10 +156,7 @@ final class GraphRecorder: @unchecked Sendable {
 
     func note(_ node: DependencyGraph.Node, id: String, parent: String?, site: DefinitionSite? = nil) {
         state.withLock { state in
-            if state.sites[id] == nil {
-                state.sites[id] = site.map { "\($0.file.string):\($0.line)" } ?? ""
-                state.graph.nodes.append(node)
-            }
+            if state.sites.updateValue(site, forKey: id) == nil { state.graph.nodes.append(node) }
             if let parent {
                 let edge = DependencyGraph.Edge(from: parent, to: id)
                 if state.edges.insert(edge).inserted { state.graph.edges.append(edge) }
@@ -176,7 +173,9 @@ final class GraphRecorder: @unchecked Sendable {
     }
 
     /// Where the factory `id` is defined, `path:line`, if it was recorded.
-    func site(of id: String) -> String? { state.withLock { $0.sites[id] }.flatMap { $0.isEmpty ? nil : $0 } }
+    func site(of id: String) -> String? {
+        state.withLock { $0.sites[id] ?? nil }.map { "\($0.file.string):\($0.line)" }
+    }
 
     var graph: DependencyGraph { state.withLock { $0.graph } }
 }

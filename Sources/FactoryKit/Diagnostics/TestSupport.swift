@@ -110,11 +110,6 @@ package protocol TestIssueReporting: Sendable {
     var relaunchArguments: [String]? { get }
 }
 
-extension TestIssueReporting {
-    /// None: a child of `validate` is started with the process's own arguments.
-    package var relaunchArguments: [String]? { nil }
-}
-
 /// The factories a strict test resolved without registering or overriding them, each reported
 /// once to the test.
 package final class StrictResolutions: Sendable {

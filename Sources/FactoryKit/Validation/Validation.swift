@@ -1,8 +1,8 @@
 /// A problem found by `validate`: a factory that threw, a dependency cycle, a promised factory
 /// never registered, a scope smell, or a listed factory it could not resolve.
-public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
+public struct ValidationIssue: Sendable, Equatable, Codable, CustomStringConvertible {
     /// What kind of problem it is.
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, Codable {
         /// An async factory threw.
         case threw
         /// Async factories wait for each other in a cycle.
@@ -177,7 +177,8 @@ protocol FactoryValidating {
 @usableFromInline
 enum ValidationResolution {
     case synchronous(() -> Void)
-    case asynchronous(() async -> ValidationFinding?)
+    /// The factory's name, as reports give it, and its resolution.
+    case asynchronous(String, () async throws -> Void)
 }
 
 @usableFromInline
@@ -196,10 +197,8 @@ enum AsyncValidator<T>: FactoryValidating {
     static func resolution(_ container: any ManagedContainer, name: LiteralText, site: DefinitionSite)
         -> ValidationResolution
     {
-        .asynchronous {
-            let factory = AsyncFactory<T>(container, name: name, site: site) { fatalError("registered") }
-            return await ValidationSink.issue(resolving: factory.registration.description) { _ = try await factory() }
-        }
+        let factory = AsyncFactory<T>(container, name: name, site: site) { fatalError("registered") }
+        return .asynchronous(factory.registration.description) { _ = try await factory() }
     }
 }
 
@@ -224,8 +223,8 @@ struct BoundValidator: ValidatableFactory, @unchecked Sendable {
         switch validator.resolution(container, name: name, site: site) {
         case .synchronous(let resolve):
             await bindings.resolve(resolve)
-        case .asynchronous(let resolve):
-            if let finding = await bindings.bind({ await resolve() }) { bindings.sink.report(finding) }
+        case .asynchronous(let name, let resolve):
+            await bindings.resolve(name, resolve)
         }
     }
 }
@@ -242,11 +241,7 @@ extension AsyncFactory: ValidatableFactory {
     var validationName: String { registration.description }
 
     func validate(with bindings: ValidationBindings) async {
-        let description = registration.description
-        let finding = await bindings.bind {
-            await ValidationSink.issue(resolving: description) { _ = try await resolve() }
-        }
-        if let finding { bindings.sink.report(finding) }
+        await bindings.resolve(validationName) { _ = try await resolve() }
     }
 }
 
@@ -348,29 +343,14 @@ final class ValidationSink: @unchecked Sendable {
 }
 
 /// An issue as validation found it: with the cycle's path, for a dependency cycle, so that a
-/// report can name each cycle once.
+/// report can name each cycle once. Codable for the line a child process of validation writes.
 @usableFromInline
-struct ValidationFinding: Sendable {
+struct ValidationFinding: Sendable, Codable {
     let issue: ValidationIssue
     /// The cycle's path, first factory repeated last; nil for other issues, and for a resolution
     /// nested too deep, whose path is not known to be a cycle.
     var cycle: [String]? = nil
 
-    /// The finding as a child process of validation writes it: kind, factory, message, then the
-    /// cycle's steps.
-    var fields: [String] { [issue.kind.rawValue, issue.factory, issue.message] + (cycle ?? []) }
-
-    init(issue: ValidationIssue, cycle: [String]? = nil) {
-        self.issue = issue
-        self.cycle = cycle
-    }
-
-    init?(fields: [String]) {
-        guard fields.count >= 3, let kind = ValidationIssue.Kind(rawValue: fields[0]) else { return nil }
-        self.init(
-            issue: ValidationIssue(kind: kind, factory: fields[1], message: fields[2]),
-            cycle: fields.count > 3 ? Array(fields[3...]) : nil)
-    }
 }
 
 /// Finds the actor a synchronous factory's closure is isolated to, which validation resolves it
@@ -384,13 +364,11 @@ final class IsolationProbe: @unchecked Sendable {
     /// What `make` returns, and the isolation of the first factory it defined.
     static func reading<R>(_ make: () -> R) -> (R, (any Actor)?) {
         let probe = IsolationProbe()
-        let made = $current.withValue(probe, operation: make)
-        return (made, probe.isolation)
+        return ($current.withValue(probe, operation: make), probe.isolation)
     }
 
     @usableFromInline
     static func note(_ isolation: any Actor) {
-        guard let probe = current, probe.isolation == nil else { return }
-        probe.isolation = isolation
+        if let probe = current, probe.isolation == nil { probe.isolation = isolation }
     }
 }

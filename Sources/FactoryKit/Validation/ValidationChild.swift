@@ -30,9 +30,9 @@ enum ValidationChild {
     struct Line: Codable {
         var index: Int
         var done: Bool
-        /// The findings of factory `index`, each as ``ValidationFinding/fields``.
-        var findings: [[String]] = []
-        /// What factory `index` resolved before the cycle.
+        /// The findings of factory `index`.
+        var findings: [ValidationFinding] = []
+        /// What the child resolved, up to the cycle.
         var graph = DependencyGraph()
     }
 
@@ -72,8 +72,7 @@ enum ValidationChild {
         while start < count, canStart {
             guard let line = await answer(to: call, from: start) else {
                 Diagnostics.log(
-                    "FactoryKit: validate could not run \(call) in a child process (it never reached the call, "
-                        + "or stopped); it resolves the factories in this process, where a dependency cycle stops it.")
+                    "FactoryKit: validate at \(call) had no answer from a child process; a cycle stops this one.")
                 break
             }
             if line.done { break }
@@ -96,18 +95,14 @@ enum ValidationChild {
     /// when it gave none.
     private static func answer(to call: String, from start: Int) async -> Line? {
         #if os(Linux) || os(macOS)
-            let result = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "factorykit-validate-\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: result.path, contents: nil),
-                let executable = Bundle.main.executableURL
-            else { return nil }
+            let result = FileManager.default.temporaryDirectory.appendingPathComponent("factorykit-\(UUID())")
+            guard let executable = Bundle.main.executableURL else { return nil }
             defer { try? FileManager.default.removeItem(at: result) }
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(
                 [variable: "\(call)@\(start)@\(result.path)"], uniquingKeysWith: { $1 })
-            process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -121,10 +116,9 @@ enum ValidationChild {
         #endif
     }
 
-    /// What a child is answering: the run, and where the factory it resolves now began in the
-    /// run's findings and graph. Only the answering task writes it.
-    private nonisolated(unsafe) static var answering:
-        (run: ValidationRun, index: Int, findings: Int, nodes: Int, edges: Int)?
+    /// What a child is answering: the run, the factory it resolves now, and where that factory's
+    /// findings begin. Only the answering task writes it.
+    private nonisolated(unsafe) static var answering: (run: ValidationRun, index: Int, findings: Int)?
 
     /// Answers `request` in a child: resolves the factories from the one asked for on, writes
     /// that it is done, and exits. A cycle met meanwhile ends the child earlier (``exitAtCycle(_:)``).
@@ -133,8 +127,7 @@ enum ValidationChild {
         _ resolve: (Int) async -> Void
     ) async -> Never {
         for index in request.start..<count {
-            let graph = run.recorder.graph
-            answering = (run, index, run.sink.findings.count, graph.nodes.count, graph.edges.count)
+            answering = (run, index, run.sink.findings.count)
             await resolve(index)
         }
         await run.sink.closeBlocks()
@@ -146,14 +139,11 @@ enum ValidationChild {
     static func exitAtCycle(_ finding: ValidationFinding) {
         guard let answering, ValidationSink.current === answering.run.sink else { return }
         answering.run.sink.report(finding)
-        let graph = answering.run.recorder.graph
         write(
             Line(
                 index: answering.index, done: false,
-                findings: answering.run.sink.findings.dropFirst(answering.findings).map(\.fields),
-                graph: DependencyGraph(
-                    nodes: Array(graph.nodes.dropFirst(answering.nodes)),
-                    edges: Array(graph.edges.dropFirst(answering.edges)))))
+                findings: Array(answering.run.sink.findings.dropFirst(answering.findings)),
+                graph: answering.run.recorder.graph))
     }
 
     /// Writes `line` to the result file and ends the child.

@@ -62,7 +62,7 @@ final class ValidationRun {
                     await resolve(index)
                     continue
                 }
-                for fields in cycle.findings { ValidationFinding(fields: fields).map(sink.report) }
+                for finding in cycle.findings { sink.report(finding) }
                 recorder.merge(cycle.graph)
             }
         } catch {
@@ -112,15 +112,6 @@ struct ValidationBindings: @unchecked Sendable {
     let isolation: (any Actor)?
 
     /// Runs `body` with the sink, the singletons and `Container.shared` bound.
-    func bind<R>(_ body: () -> R) -> R {
-        ValidationSink.$current.withValue(sink) {
-            Scope.$singleton.withValue(singletons) {
-                Container.$shared.withValue(shared, operation: body)
-            }
-        }
-    }
-
-    /// `bind(_:)` for an async `body`.
     func bind<R: Sendable>(_ body: () async -> R) async -> R {
         await ValidationSink.$current.withValue(sink) {
             await Scope.$singleton.withValue(singletons) {
@@ -134,7 +125,12 @@ struct ValidationBindings: @unchecked Sendable {
     func resolve(_ body: @escaping () -> Void) async {
         // Run only on the actor the factory's closure belongs to, as the app would.
         let body = UncheckedSendable(body)
-        await Self.run(on: isolation) { bind(body.value) }
+        await bind { await Self.run(on: isolation) { body.value() } }
+    }
+
+    /// Resolves an async factory, bound, and reports what it throws.
+    func resolve(_ factory: String, _ body: () async throws -> Void) async {
+        if let finding = await bind({ await ValidationSink.issue(resolving: factory, body) }) { sink.report(finding) }
     }
 
     private static func run(on actor: isolated (any Actor)?, _ body: @Sendable () -> Void) {
