@@ -158,7 +158,8 @@ struct ValidationTests {
         // own side (validation checks for a cycle at every level).
         #expect(
             issues.map(\.factory) == [
-                "Container.validationSyncCycleA<ValidationService>", "Container.validationSyncCycleB<ValidationService>",
+                "Container.validationSyncCycleA<ValidationService>",
+                "Container.validationSyncCycleB<ValidationService>",
             ])
     }
 
