@@ -41,7 +41,7 @@ extension FactoryManifestProtocol {
 
     /// Resolves every factory of ``all``, each in a fresh container prepared by ``prepare(_:)``,
     /// and reports what is wrong with the wiring: see
-    /// `Container.validateAll(_:preparing:)`.
+    /// `Container.validateAll(_:preparing:fileID:line:column:)`.
     public static func validate() async throws -> ValidationReport {
         try await Container().validateAll(all, preparing: prepare)
     }

@@ -14,7 +14,7 @@ extension Container {
     /// when another module declares it. Each entry gets new, empty singletons as well, so
     /// validation neither sees nor leaves process-wide singletons.
     ///
-    /// It reports what ``ManagedContainer/validate(_:in:)-([PartialKeyPath<Self>],()->Self)``
+    /// It reports what ``ManagedContainer/validate(_:in:fileID:line:column:)-([PartialKeyPath<Self>],_,_,_,_)``
     /// reports (cycles with their path, async factories that throw, promises never registered,
     /// singletons capturing shorter-lived values; parameter factories skipped), each cycle once
     /// however many of the manifest's factories lead into it, and

@@ -1,5 +1,5 @@
 /// One factory of an app, with how to make a fresh container of its type: a line of the list that
-/// ``Container/validateAll(_:preparing:)`` checks.
+/// ``Container/validateAll(_:preparing:fileID:line:column:)`` checks.
 ///
 /// ```swift
 /// enum FactoryManifest {

@@ -1,4 +1,4 @@
-/// What ``Container/validateAll(_:preparing:)`` found: the factories it checked, the issues, and the graph
+/// What ``Container/validateAll(_:preparing:fileID:line:column:)`` found: the factories it checked, the issues, and the graph
 /// of every resolution it made.
 ///
 /// ```swift
