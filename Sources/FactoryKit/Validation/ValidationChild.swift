@@ -15,7 +15,7 @@ import Foundation
 /// The parent then resolves in its own process each factory that met no cycle, so what the
 /// caller sees (its `prepare`, the order of the report and the graph) is as if nothing had run
 /// elsewhere, and never runs a factory of a cycle: no frame is abandoned, no lock or `static let`
-/// is left taken. A child costs a process start (about 60 ms for a debug test bundle on Linux).
+/// is left taken. A child costs a process start (about 80 ms for a debug test bundle on Linux; about 3 s when the whole test run of this package starts again).
 ///
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
@@ -117,8 +117,8 @@ enum ValidationChild {
     }
 
     /// What a child is answering: the run, the factory it resolves now, and where that factory's
-    /// findings begin. Only the answering task writes it.
-    private nonisolated(unsafe) static var answering: (run: ValidationRun, index: Int, findings: Int)?
+    /// findings begin.
+    private static let answering = Locked<(run: ValidationRun, index: Int, findings: Int)?>(nil)
 
     /// Answers `request` in a child: resolves the factories from the one asked for on, writes
     /// that it is done, and exits. A cycle met meanwhile ends the child earlier (``exitAtCycle(_:)``).
@@ -127,7 +127,7 @@ enum ValidationChild {
         _ resolve: (Int) async -> Void
     ) async -> Never {
         for index in request.start..<count {
-            answering = (run, index, run.sink.findings.count)
+            answering.withLock { $0 = (run, index, run.sink.findings.count) }
             await resolve(index)
         }
         await run.sink.closeBlocks()
@@ -137,7 +137,7 @@ enum ValidationChild {
     /// In a child, inside the resolution it answers for: reports `finding`, a cycle, writes it
     /// with what the factory found and resolved before, and exits. Returns anywhere else.
     static func exitAtCycle(_ finding: ValidationFinding) {
-        guard let answering, ValidationSink.current === answering.run.sink else { return }
+        guard let answering = answering.withLock({ $0 }), ValidationSink.current === answering.run.sink else { return }
         answering.run.sink.report(finding)
         write(
             Line(
