@@ -111,11 +111,19 @@ extension Container {
 
     var reproCycleA: Factory<ChildValue> { self { ChildValue(self.reproCycleB()) } }
     var reproCycleB: Factory<ChildValue> { self { ChildValue(self.reproCycleA()) } }
+    var reproAsyncIntoCycle: AsyncFactory<ChildValue> { self { ChildValue(self.reproCycleA()) } }
+    @MainActor var reproMainActorCycle: Factory<ChildValue> {
+        self {
+            MainActor.assertIsolated("validate resolved a main-actor factory elsewhere")
+            return ChildValue(self.reproMainActorCycleBack())
+        }
+    }
+    @MainActor var reproMainActorCycleBack: Factory<ChildValue> { self { ChildValue(self.reproMainActorCycle()) } }
 }
 
 /// A key path to an isolated factory can be formed only in its isolation.
 @MainActor func validateOnTheMainActor() async throws -> [ValidationIssue] {
-    try await Container.shared.validate(\.reproOnMainActor)
+    try await Container.shared.validate(\.reproOnMainActor, \.reproMainActorCycle)
 }
 
 @ReproActor func validateOnReproActor() async throws -> [ValidationIssue] {
@@ -163,11 +171,20 @@ struct ValidationChildTests {
         #expect(try await returnsPromptly { reproLock.withLock {} })
     }
 
-    /// Item 2: a `@MainActor` factory is resolved on the main actor and a global-actor factory on
-    /// its actor (both trapped in `assertIsolated`, resolved on a thread of validation's own).
+    /// Item 2: a `@MainActor` factory is resolved on the main actor, also when it meets a cycle,
+    /// and a global-actor factory on its actor (both trapped in `assertIsolated`, resolved on a
+    /// thread of validation's own).
     @Test func eachFactoryIsResolvedInItsIsolation() async throws {
-        #expect(try await validateOnTheMainActor().isEmpty)
+        #expect(try await validateOnTheMainActor().map(\.factory) == ["Container.reproMainActorCycle<ChildValue>"])
         #expect(try await validateOnReproActor().isEmpty)
+    }
+
+    /// A synchronous cycle reached inside an async factory is reported too (it stopped the
+    /// process: an async resolution unwinds only its own cycles, with an error).
+    @Test func aSynchronousCycleInsideAnAsyncFactoryIsReported() async throws {
+        let issues = try await Container.shared.validate(\.reproAsyncIntoCycle)
+        #expect(issues.map(\.kind) == [.cycle])
+        #expect(issues.first?.factory == "Container.reproCycleA<ChildValue>")
     }
 
     /// The same call site reached again in the same test is answered for that time, not the first.

@@ -50,7 +50,8 @@ extension ManagedContainer {
     /// a fresh container (for example in `autoRegister()`) is resolved, and a line saying which
     /// were resolved and which were skipped goes to the logger.
     ///
-    /// Reported: each factory in a dependency cycle (with its path), each async factory that
+    /// Reported: each factory in a dependency cycle (with its path, and where each of its
+    /// factories is defined, `path:line`), each async factory that
     /// throws, each `promised()` factory resolved but never registered, each singleton that
     /// depends on a unique, cached, shared, graph or task-bound value, capturing it forever, and
     /// each listed factory that cannot be resolved without a parameter (`skipped`). A factory in a
@@ -61,7 +62,8 @@ extension ManagedContainer {
     /// container when it is a `Container`), never this one or the caller's: a factory that
     /// resolves through `Container.shared`, as `@Injected` does, leaves nothing in the caller's
     /// containers. A synchronous factory defined on the main actor or a global actor
-    /// (`@MainActor var model: Factory<Model>`) is resolved on that actor.
+    /// (`@MainActor var model: Factory<Model>`) is resolved on that actor (one found with no
+    /// factories listed, through its registration, where `validate` runs).
     ///
     /// A synchronous factory cannot return an error, so a dependency cycle stops the process that
     /// resolves it. On Linux and macOS the factories are therefore resolved first in a child
