@@ -210,3 +210,13 @@ struct ValidationChildTests {
         #expect(output.contains("Container.reproCycleB<ChildValue> at \(file):113"), "\(output)")
     }
 }
+
+/// Validation's resolutions are not the test's: in a strict test they resolve live definitions,
+/// and what they find goes to the report, not to the test (they ran on a thread of their own,
+/// outside the test's task, before).
+@Suite(.container(.strict))
+struct StrictTestValidationTests {
+    @Test func validateInAStrictTestRecordsNothingInTheTest() async throws {
+        #expect(try await Container.shared.validate(\.validationGood).isEmpty)
+    }
+}

@@ -111,11 +111,16 @@ struct ValidationBindings: @unchecked Sendable {
     let singletons: Scope.Singleton
     let isolation: (any Actor)?
 
-    /// Runs `body` with the sink, the singletons and `Container.shared` bound.
+    /// Runs `body` with the sink, the singletons and `Container.shared` bound, and outside the
+    /// caller's test: validation reports what it finds itself, and resolves live definitions.
     func bind<R: Sendable>(_ body: () async -> R) async -> R {
-        await ValidationSink.$current.withValue(sink) {
-            await Scope.$singleton.withValue(singletons) {
-                await Container.$shared.withValue(shared, operation: body)
+        await TestSupport.$reporter.withValue(nil) {
+            await TestSupport.$strictness.withValue(nil) {
+                await ValidationSink.$current.withValue(sink) {
+                    await Scope.$singleton.withValue(singletons) {
+                        await Container.$shared.withValue(shared, operation: body)
+                    }
+                }
             }
         }
     }
