@@ -7,15 +7,16 @@ import Foundation
 /// as a child process (in a test under FactoryTesting, only the running test), and ``variable``
 /// names the call to answer: in the child, the same `validate` call (the same call site, as often
 /// reached in the same test) resolves the factories from the one asked for on, in order, as the
-/// parent would. At a cycle it writes the cycle's findings and the graph of that factory's
-/// resolution to the result file and exits; the parent starts another child for the factories
-/// after it. Having run them all, it writes that it is done and exits. Every other `validate`
-/// call of a child returns at once, having resolved nothing.
+/// parent would. At a cycle it writes that factory's findings and the graph it recorded to the
+/// result file and exits; the parent starts another child for the factories after it. Having run
+/// them all, it writes that it is done and exits. Every other `validate` call of a child returns
+/// at once, having resolved nothing.
 ///
 /// The parent then resolves in its own process each factory that met no cycle, so what the
 /// caller sees (its `prepare`, the order of the report and the graph) is as if nothing had run
 /// elsewhere, and never runs a factory of a cycle: no frame is abandoned, no lock or `static let`
-/// is left taken. A child costs a process start (about 80 ms for a debug test bundle on Linux; about 3 s when the whole test run of this package starts again).
+/// is left taken. A child costs a process start: about 80 ms for a debug test bundle on Linux
+/// running one test, about 3 s when FactoryKit's whole test run starts again.
 ///
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
