@@ -5,6 +5,10 @@ import Testing
 final class CycleA: @unchecked Sendable { init(_ b: CycleB) {} }
 final class CycleB: @unchecked Sendable { init(_ a: CycleA) {} }
 
+/// Where `cycleA` is defined: a cycle's stop names each factory's definition.
+private let cycleALine = #line + 4
+private let cycleFile = #filePath
+
 extension Container {
     var cycleA: Factory<CycleA> { self { CycleA(self.cycleB()) } }
     var cycleB: Factory<CycleB> { self { CycleB(self.cycleA()) } }
@@ -57,6 +61,12 @@ struct CycleTests {
             "\(message)")
         #expect(message.contains("@LazyInjected"))
         #expect(message.contains("promised()"))
+        // Each factory's definition, the first's before the message (issue 38, item 5).
+        #expect(message.contains("\(cycleFile):\(cycleALine): Dependency cycle: "), "\(message)")
+        #expect(
+            message.contains(
+                "Defined: Container.cycleA<CycleA> at \(cycleFile):\(cycleALine); "
+                    + "Container.cycleB<CycleB> at \(cycleFile):\(cycleALine + 1)."), "\(message)")
     }
 
     @Test func scopedCycleIsCaughtAtOnce() async {
@@ -89,6 +99,8 @@ struct CycleTests {
         #expect(message.contains("across threads"))
         #expect(message.contains("Container.cycleAcrossThreadsA<CycleA>"))
         #expect(message.contains("Container.cycleAcrossThreadsB<CycleB>"))
+        #expect(message.contains("Container.cycleAcrossThreadsA<CycleA> at \(cycleFile):"), "\(message)")
+        #expect(message.contains("Container.cycleAcrossThreadsB<CycleB> at \(cycleFile):"), "\(message)")
     }
 
     @Test func sameKeyOnAnotherContainerIsNotACycle() {

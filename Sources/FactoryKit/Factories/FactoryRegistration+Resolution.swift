@@ -268,7 +268,7 @@ extension FactoryRegistration {
     /// Pushes this factory's frame on the current thread's chain.
     func enter(_ parameter: P, key: FactoryKey) -> ResolutionChain {
         ResolutionChain.enter(
-            container: container, key: key, result: T.self, isParameterized: P.self != Void.self,
+            container: container, key: key, result: T.self, site: site, isParameterized: P.self != Void.self,
             parameter: { FrameParameter.box(parameter) })
     }
 
@@ -398,7 +398,7 @@ extension FactoryRegistration {
     @usableFromInline
     func waitFor(_ flight: InFlight, _ parameter: P) -> T {
         let chain = ResolutionChain.current
-        chain.push(container: container, key: key, result: T.self, parameter: parameter)
+        chain.push(container: container, key: key, result: T.self, site: site, parameter: parameter)
         defer { chain.pop() }
         return flight.wait(from: chain) as! T
     }
@@ -460,7 +460,7 @@ extension FactoryRegistration {
             let value = isClass ? stored as! T : unsafeDowncast(stored, to: ValueBox<T>.self).value
             return (value, .cache)
         }
-        chain.push(container: container, key: key, result: T.self, parameter: parameter)
+        chain.push(container: container, key: key, result: T.self, site: site, parameter: parameter)
         defer { chain.pop() }
         let (value, tag) = run(plan, parameter)
         // Stored before the frame is popped: popping the outermost frame releases the graph.

@@ -171,11 +171,12 @@ enum WaitGraph {
     /// other.
     @discardableResult
     static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight, reportingCycle: Bool = true) -> Bool {
-        let cycle: [String]? = lock.withLock { _ in
+        let cycle: (path: [String], sites: [String: String])? = lock.withLock { _ in
             // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
             // chain comes back to `chain`, each thread's stack contributes the frames from the
             // creation the previous thread waits for up to the creation it waits for itself.
             var segments: [[String]] = []
+            var involved: [ArraySlice<ResolutionFrame>] = []
             var awaited = flight
             while awaited.owner !== chain {
                 let owner = awaited.owner
@@ -188,19 +189,21 @@ enum WaitGraph {
                     return nil
                 }
                 let from = awaited.frameIndex.map { $0 + 1 } ?? owner.waitingFrames.count
-                let frames = owner.waitingFrames.dropFirst(from).map(\.description)
-                segments.append(frames.isEmpty ? [next.label] : frames)
+                let frames = owner.waitingFrames.dropFirst(from)
+                involved.append(frames)
+                segments.append(frames.isEmpty ? [next.label] : frames.map(\.description))
                 awaited = next
             }
             var own = chain.frames.array.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
             if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
             var path = own + segments.joined()
             if path.count == 1 || path.last != path.first { path.append(path[0]) }
-            return path
+            return (path, ResolutionFrame.sites(of: chain.frames.array + involved.joined()))
         }
         guard let cycle else { return true }
         if !reportingCycle { return false }
-        DependencyCycle.report(path: cycle, chain: chain, acrossThreads: flight.owner !== chain)
+        DependencyCycle.report(
+            path: cycle.path, chain: chain, acrossThreads: flight.owner !== chain, sites: cycle.sites)
     }
 
     /// Records that `chain` waits no more. The frames it had published, which hold parameters

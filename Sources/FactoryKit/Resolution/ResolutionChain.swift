@@ -14,6 +14,8 @@ struct ResolutionFrame {
     @usableFromInline let containerType: Any.Type
     @usableFromInline let key: FactoryKey
     @usableFromInline let resultType: Any.Type
+    /// Where the factory is defined, for a cycle's message.
+    @usableFromInline let site: DefinitionSite
     /// The parameter, when the factory takes one and it is `Hashable`; recorded only where cycle
     /// detection looks at it, so shallow resolutions never pay for the conversion.
     @usableFromInline let parameter: FrameParameter?
@@ -21,18 +23,24 @@ struct ResolutionFrame {
 
     init(
         container: ObjectIdentifier, containerType: Any.Type, key: FactoryKey, resultType: Any.Type,
-        parameter: FrameParameter?, isParameterized: Bool
+        site: DefinitionSite, parameter: FrameParameter?, isParameterized: Bool
     ) {
         self.container = container
         self.containerType = containerType
         self.key = key
         self.resultType = resultType
+        self.site = site
         self.parameter = parameter
         self.isParameterized = isParameterized
     }
 
     var description: String {
         Diagnostics.describe(container: containerType, name: key.name, result: resultType)
+    }
+
+    /// The frames' definitions, `path:line` by description, for a cycle's message.
+    static func sites(of frames: some Sequence<ResolutionFrame>) -> [String: String] {
+        Dictionary(frames.map { ($0.description, "\($0.site.file.string):\($0.site.line)") }) { first, _ in first }
     }
 
     /// Whether two frames resolve the same thing: same container instance, factory and parameter.
@@ -199,12 +207,13 @@ final class ResolutionChain: @unchecked Sendable {
     /// `parameter` boxes the factory's parameter, and runs only where cycle detection looks at it.
     @usableFromInline
     static func enter(
-        container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
-        parameter: () -> FrameParameter?
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, site: DefinitionSite,
+        isParameterized: Bool, parameter: () -> FrameParameter?
     ) -> ResolutionChain {
         let chain = current
         chain.push(
-            container: container, key: key, result: result, isParameterized: isParameterized, parameter: parameter)
+            container: container, key: key, result: result, site: site, isParameterized: isParameterized,
+            parameter: parameter)
         return chain
     }
 
@@ -217,17 +226,17 @@ final class ResolutionChain: @unchecked Sendable {
     /// Enters a factory's closure (or a wait for one), reporting a cycle if this resolution is
     /// already on the stack.
     func push<P>(
-        container: any ManagedContainer, key: FactoryKey, result: Any.Type, parameter: P
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, site: DefinitionSite, parameter: P
     ) {
         push(
-            container: container, key: key, result: result, isParameterized: P.self != Void.self,
+            container: container, key: key, result: result, site: site, isParameterized: P.self != Void.self,
             parameter: { FrameParameter.box(parameter) })
     }
 
     /// `push`, with the parameter boxed by `parameter` only where cycle detection looks at it.
     func push(
-        container: any ManagedContainer, key: FactoryKey, result: Any.Type, isParameterized: Bool,
-        parameter: () -> FrameParameter?
+        container: any ManagedContainer, key: FactoryKey, result: Any.Type, site: DefinitionSite,
+        isParameterized: Bool, parameter: () -> FrameParameter?
     ) {
         // Under `validate` (which records a graph), from the first level: a factory that takes a
         // lock around a resolution would otherwise wait for itself before depth 8.
@@ -238,6 +247,7 @@ final class ResolutionChain: @unchecked Sendable {
             containerType: type(of: container),
             key: key,
             resultType: result,
+            site: site,
             parameter: recordsParameter ? parameter() : nil,
             isParameterized: isParameterized
         )
@@ -270,8 +280,9 @@ final class ResolutionChain: @unchecked Sendable {
             {
                 first -= 1
             }
-            let path = frames[first..<(first + period)].map(\.description) + [frames[first].description]
-            DependencyCycle.report(path: path, chain: self)
+            let cycle = frames[first..<(first + period)]
+            let path = cycle.map(\.description) + [frames[first].description]
+            DependencyCycle.report(path: path, chain: self, sites: ResolutionFrame.sites(of: cycle))
         }
         if frames.count >= ResolutionChain.maximumDepth {
             let recent = frames.array.suffix(12).map(\.description) + [frame.description]
