@@ -14,27 +14,32 @@ final class ChildValue: Sendable {
     init(_ dependencies: ChildValue...) {}
 }
 
-/// Runs `body` on a thread of its own and says whether it returned within 20 s: something that
-/// waits for ever fails the test instead of hanging the run.
+/// How long the tests below wait before they call something stuck. A child process of `validate`
+/// starts in about 80 ms on a quiet machine, and far slower at load 25: long enough for that, and
+/// a hang still fails the test instead of the run.
+let promptly: TimeInterval = 180
+
+/// Runs `body` on a thread of its own and says whether it returned within `promptly`: something
+/// that waits for ever fails the test instead of hanging the run.
 func returnsPromptly(_ body: @escaping @Sendable () -> Void) async throws -> Bool {
     let done = ValidationFlag(false)
     Thread {
         body()
         done.isOn = true
     }.start()
-    let deadline = Date(timeIntervalSinceNow: 20)
+    let deadline = Date(timeIntervalSinceNow: promptly)
     while !done.isOn && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
     return done.isOn
 }
 
-/// What `validate` returned, or nil after 20 s (it never returns if the resolution waits for
-/// itself).
+/// What `validate` returned, or nil after `promptly` (it never returns if the resolution waits
+/// for itself).
 func validatesPromptly(_ validate: @escaping @Sendable () async throws -> [ValidationIssue]) async throws
     -> [ValidationIssue]?
 {
     let result = ChildBox<[ValidationIssue]?>(nil)
     let validation = Task { result.set(try await validate()) }
-    let deadline = Date(timeIntervalSinceNow: 20)
+    let deadline = Date(timeIntervalSinceNow: promptly)
     while result.value == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
     if result.value == nil { validation.cancel() }
     return result.value
@@ -109,6 +114,8 @@ extension Container {
         }
     }
 
+    /// Where `reproCycleA` is defined (`reproCycleB` on the next line).
+    static let reproCycleLine = #line + 1
     var reproCycleA: Factory<ChildValue> { self { ChildValue(self.reproCycleB()) } }
     var reproCycleB: Factory<ChildValue> { self { ChildValue(self.reproCycleA()) } }
     var reproAsyncIntoCycle: AsyncFactory<ChildValue> { self { ChildValue(self.reproCycleA()) } }
@@ -157,7 +164,7 @@ struct ValidationChildTests {
     /// waited for the abandoned initialization).
     @Test func aStaticLetWhoseInitializerReachedTheCycleCanBeRead() async throws {
         let issues = try await validatesPromptly { try await Container.shared.validate(\.reproStatic) }
-        #expect(issues?.map(\.kind) == [.cycle], "validate did not return within 20 s")
+        #expect(issues?.map(\.kind) == [.cycle], "validate did not return within \(Int(promptly)) s")
         let app = Container()
         app.reproStaticBack.register { ChildValue() }
         #expect(try await returnsPromptly { Container.$shared.withValue(app) { _ = ReproStatics.value } })
@@ -167,7 +174,7 @@ struct ValidationChildTests {
     /// cycle (it waited for itself at depth 2), and the lock is free afterwards.
     @Test func aLockTakenAroundAResolutionOfTheCycleIsFreeAfterwards() async throws {
         let issues = try await validatesPromptly { try await Container.shared.validate(\.reproLocked) }
-        #expect(issues?.map(\.kind) == [.cycle], "validate did not return within 20 s")
+        #expect(issues?.map(\.kind) == [.cycle], "validate did not return within \(Int(promptly)) s")
         #expect(try await returnsPromptly { reproLock.withLock {} })
     }
 
@@ -206,8 +213,9 @@ struct ValidationChildTests {
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         let file = #filePath
-        #expect(output.contains("Container.reproCycleA<ChildValue> at \(file):112"), "\(output)")
-        #expect(output.contains("Container.reproCycleB<ChildValue> at \(file):113"), "\(output)")
+        let line = Container.reproCycleLine
+        #expect(output.contains("Container.reproCycleA<ChildValue> at \(file):\(line)"), "\(output)")
+        #expect(output.contains("Container.reproCycleB<ChildValue> at \(file):\(line + 1)"), "\(output)")
     }
 }
 
