@@ -174,7 +174,7 @@ final class GraphRecorder: @unchecked Sendable {
 
     /// Where the factory `id` is defined, `path:line`, if it was recorded.
     func site(of id: String) -> String? {
-        state.withLock { $0.sites[id] ?? nil }.map { "\($0.file.string):\($0.line)" }
+        state.withLock { $0.sites[id] ?? nil }?.location
     }
 
     var graph: DependencyGraph { state.withLock { $0.graph } }

@@ -112,6 +112,9 @@ struct DefinitionSite: Hashable, @unchecked Sendable {
         self.line = line
     }
 
+    /// `path:line`, as messages and compilers write a location.
+    var location: String { "\(file.string):\(line)" }
+
     // Spelled out so it inlines: the synthesized one is a call, and a call inside a locked
     // section makes the optimizer retain everything the section reads.
     @usableFromInline

@@ -350,7 +350,7 @@ extension FactoryRegistration {
             // Stopped at FactoryKit's line (a fatal error's location must be a literal), so the
             // message begins with the definition's.
             Diagnostics.stop(
-                "\(site.file.string):\(site.line): \(message) In a test, FactoryTesting's .container trait "
+                "\(site.location): \(message) In a test, FactoryTesting's .container trait "
                     + "makes this an issue of the test at the definition, and the factory resolves as unique.")
         }
         TaskBoundCapture.check(resolving: description)

@@ -40,7 +40,7 @@ struct ResolutionFrame {
 
     /// The frames' definitions, `path:line` by description, for a cycle's message.
     static func sites(of frames: some Sequence<ResolutionFrame>) -> [String: String] {
-        Dictionary(frames.map { ($0.description, "\($0.site.file.string):\($0.site.line)") }) { first, _ in first }
+        Dictionary(frames.map { ($0.description, $0.site.location) }) { first, _ in first }
     }
 
     /// Whether two frames resolve the same thing: same container instance, factory and parameter.
