@@ -454,6 +454,84 @@ private enum MutualAutoRegistration {
     }
 }
 
+/// A container whose `autoRegister()` resolves a scoped factory of another container, whose
+/// closure resolves from this one: on one thread that is a nested use, not a cycle.
+private final class RegisteringHost: ManagedContainer, AutoRegistering, @unchecked Sendable {
+    let manager = ContainerManager()
+    unowned var peer: ScopedPeer?
+    /// Signalled by the peer's creation once it has begun; the host's `autoRegister()` then waits
+    /// `settle` for the peer's thread to block on this `autoRegister()`, and resolves the peer.
+    let peerCreating = DispatchSemaphore(value: 0)
+    /// Signalled when `autoRegister()` has begun, so the peer's thread finds it running.
+    let registering = DispatchSemaphore(value: 0)
+    static let settle: TimeInterval = 0.1
+
+    func autoRegister() {
+        guard let peer else { return }
+        registering.signal()
+        ReviewChild.wait(for: peerCreating, "the peer's creation")
+        Thread.sleep(forTimeInterval: Self.settle)
+        _ = peer.scoped()
+    }
+
+    var plain: Factory<String> { self { "plain" } }
+}
+
+/// The scoped factory `RegisteringHost.autoRegister()` resolves.
+private final class ScopedPeer: ManagedContainer, @unchecked Sendable {
+    let manager = ContainerManager()
+    unowned var host: RegisteringHost?
+
+    init(host: RegisteringHost) { self.host = host }
+
+    var scoped: Factory<PeerValue> {
+        self {
+            self.host?.peerCreating.signal()
+            return PeerValue(self.host?.plain() ?? "no host")
+        }
+        .cached
+    }
+}
+
+private final class PeerValue: Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// An `autoRegister()` running on one thread and a scoped creation on another, each waiting for
+/// the other, as a nested use on one thread would not.
+private enum AutoRegistrationMeetsCreation {
+    static func run(rounds: Int) {
+        ReviewChild.startWatchdog("an auto-registration meeting a creation")
+        for round in 0..<rounds {
+            let host = RegisteringHost()
+            let peer = ScopedPeer(host: host)
+            host.peer = peer
+            let done = DispatchSemaphore(value: 0)
+            let results = ReviewGuarded<[String]>([])
+            // The host's first use runs its `autoRegister()`, which waits for the peer's creation
+            // to begin, lets the peer's thread block on this `autoRegister()`, then waits for the
+            // creation: the second wait closes the loop.
+            Thread.detachNewThread {
+                let value = host.plain()
+                results.withLock { $0.append(value) }
+                done.signal()
+            }
+            Thread.detachNewThread {
+                ReviewChild.wait(for: host.registering, "round \(round)'s auto-registration")
+                let value = peer.scoped().text
+                results.withLock { $0.append(value) }
+                done.signal()
+            }
+            ReviewChild.wait(for: done, "round \(round)'s first uses")
+            ReviewChild.wait(for: done, "round \(round)'s first uses")
+            ReviewChild.check(
+                results.withLock { $0.sorted() } == ["plain", "plain"], "round \(round): \(results.withLock { $0 })")
+            withExtendedLifetime((host, peer)) {}
+        }
+    }
+}
+
 // MARK: - 5. An expired value whose replacement another thread waited for
 
 /// A value that records which thread released it.
@@ -700,6 +778,20 @@ struct CoreReviewDefectTests {
     @Test func autoRegistrationsTouchingEachOtherWorkWhenFirstUsedConcurrently() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             MutualAutoRegistration.run(rounds: 20)
+        }
+        if result?.exitStatus != .exitCode(0) {
+            Issue.record("the child said: \(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")
+        }
+    }
+
+    /// 3, again: one container's `autoRegister()` resolving another's scoped factory, whose
+    /// creation (begun on another thread) resolves from the first container. Each thread waits
+    /// for the other; whichever notices the loop, the thread waiting for `autoRegister()` goes on
+    /// as it would nested on one thread, and no false cycle is reported.
+    ///
+    @Test func anAutoRegistrationAndACreationWaitingOnEachOtherDoNotReportACycle() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            AutoRegistrationMeetsCreation.run(rounds: 5)
         }
         if result?.exitStatus != .exitCode(0) {
             Issue.record("the child said: \(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")

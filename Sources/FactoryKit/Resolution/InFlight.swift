@@ -116,27 +116,42 @@ final class InFlight: Flight, @unchecked Sendable {
     func wait(from chain: ResolutionChain) -> Any {
         _ = WaitGraph.enter(chain, waitingFor: self, reportingCycle: true)
         defer { WaitGraph.leave(chain) }
-        if let condition = condition() { sleep(on: condition) }
+        if let condition = condition() { sleep(on: condition) { self.isFinished } }
         return value
     }
 
-    /// Waits like `wait(from:)` unless the wait would close a cycle; then returns `false` at once,
-    /// having waited for nothing.
+    /// Waits like `wait(from:)` unless the wait would close a cycle: then returns `false`, having
+    /// waited for nothing. A cycle closed later, by another thread about to wait, also ends the
+    /// wait with `false` (see `WaitGraph.enter`). `autoRegister()` runs are waited for this way.
     func waitUnlessCycle(from chain: ResolutionChain) -> Bool {
         guard WaitGraph.enter(chain, waitingFor: self, reportingCycle: false) else { return false }
         defer { WaitGraph.leave(chain) }
-        if let condition = condition() { sleep(on: condition) }
-        return true
+        var released = false
+        if let condition = condition() {
+            sleep(on: condition) {
+                released = WaitGraph.isReleased(chain)
+                return released || self.isFinished
+            }
+        }
+        return !released
     }
 
-    /// Sleeps on `condition` until the creation finishes, saying so in the log once it has taken
-    /// longer than `Diagnostics`' slow-wait threshold.
-    private func sleep(on condition: NSCondition) {
+    /// Wakes the threads sleeping on this creation, so they look again at why they wait.
+    func wakeWaiters() {
+        guard let condition = state.withLock({ $0.condition }) else { return }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sleeps on `condition` until `isDone` (read under the condition's lock), saying so in the
+    /// log once it has taken longer than `Diagnostics`' slow-wait threshold.
+    private func sleep(on condition: NSCondition, until isDone: () -> Bool) {
         let threshold = Diagnostics.settings.withLock { $0.slowWaitThreshold }
         var warned = false
         while true {
             condition.lock()
-            if isFinished {
+            if isDone() {
                 condition.unlock()
                 return
             }
@@ -146,7 +161,7 @@ final class InFlight: Flight, @unchecked Sendable {
             } else {
                 timedOut = !condition.wait(until: Date(timeIntervalSinceNow: threshold))
             }
-            let done = isFinished
+            let done = isDone()
             condition.unlock()
             if done { return }
             if timedOut {
@@ -169,8 +184,16 @@ enum WaitGraph {
     /// would close a cycle, reports it (`reportingCycle`) or returns `false`. Detection and
     /// registration happen under one lock, so two threads can never both decide to wait for each
     /// other.
+    ///
+    /// A thread that waits for another's `autoRegister()` (`reportingCycle: false`) goes on when
+    /// its wait would close a cycle, as it would had it run that `autoRegister()` nested. When the
+    /// cycle is closed by another thread instead, about to wait for a creation, that thread
+    /// releases the one waiting for `autoRegister()` (which wakes and goes on) and waits: used on
+    /// one thread, the same calls nest without a cycle.
     @discardableResult
     static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight, reportingCycle: Bool = true) -> Bool {
+        var releasedFrames: [ResolutionFrame] = []
+        var wake: InFlight?
         let cycle: (path: [String], sites: [String: String])? = lock.withLock { _ in
             // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
             // chain comes back to `chain`, each thread's stack contributes the frames from the
@@ -178,21 +201,35 @@ enum WaitGraph {
             var segments: [[String]] = []
             var involved: [ArraySlice<ResolutionFrame>] = []
             var awaited = flight
+            var goesOn: ResolutionChain?
+            func register() {
+                chain.waitingFor = flight
+                chain.waitGoesOnAtCycle = !reportingCycle
+                chain.waitingFrames = chain.frames.array
+            }
             while awaited.owner !== chain {
                 let owner = awaited.owner
                 // A finished creation is no wait: its waiter is about to return, however long it
                 // has not yet left the graph. Only creations in progress, whose creators are
                 // inside them, can close a cycle.
                 guard let next = owner.waitingFor, !awaited.isFinished, !next.isFinished else {
-                    chain.waitingFor = flight
-                    chain.waitingFrames = chain.frames.array
+                    register()
                     return nil
                 }
+                if goesOn == nil && owner.waitGoesOnAtCycle { goesOn = owner }
                 let from = awaited.frameIndex.map { $0 + 1 } ?? owner.waitingFrames.count
                 let frames = owner.waitingFrames.dropFirst(from)
                 involved.append(frames)
                 segments.append(frames.isEmpty ? [next.label] : frames.map(\.description))
                 awaited = next
+            }
+            if reportingCycle, let goesOn, let next = goesOn.waitingFor {
+                goesOn.releasedFromWait = true
+                goesOn.waitingFor = nil
+                swap(&releasedFrames, &goesOn.waitingFrames)
+                wake = next
+                register()
+                return nil
             }
             var own = chain.frames.array.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
             if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
@@ -200,10 +237,18 @@ enum WaitGraph {
             if path.count == 1 || path.last != path.first { path.append(path[0]) }
             return (path, ResolutionFrame.sites(of: chain.frames.array + involved.joined()))
         }
+        withExtendedLifetime(releasedFrames) {}
+        wake?.wakeWaiters()
         guard let cycle else { return true }
         if !reportingCycle { return false }
         DependencyCycle.report(
             path: cycle.path, chain: chain, acrossThreads: flight.owner !== chain, sites: cycle.sites)
+    }
+
+    /// Whether another thread released `chain` from its wait for an `autoRegister()` run, to
+    /// break a cycle (see `enter`).
+    static func isReleased(_ chain: ResolutionChain) -> Bool {
+        lock.withLock { _ in chain.releasedFromWait }
     }
 
     /// Records that `chain` waits no more. The frames it had published, which hold parameters
@@ -211,6 +256,8 @@ enum WaitGraph {
     static func leave(_ chain: ResolutionChain) {
         let frames = lock.withLock { _ -> [ResolutionFrame] in
             chain.waitingFor = nil
+            chain.waitGoesOnAtCycle = false
+            chain.releasedFromWait = false
             defer { chain.waitingFrames = [] }
             return chain.waitingFrames
         }

@@ -170,6 +170,10 @@ final class ResolutionChain: @unchecked Sendable {
     @exclusivity(unchecked) var traceDepthOffset = 0
     @exclusivity(unchecked) var waitingFor: InFlight?
     @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
+    /// Whether the wait goes on at a cycle (a wait for `autoRegister()`), and whether another
+    /// thread released it to break one; see `WaitGraph.enter`.
+    @exclusivity(unchecked) var waitGoesOnAtCycle = false
+    @exclusivity(unchecked) var releasedFromWait = false
     /// The creations of kept values (singleton, cached, shared) in progress on this thread,
     /// innermost last: the index of the creating factory's frame, its scope and its definition. A
     /// task-bound value resolved inside one would be kept past its block (see `TaskBoundCapture`).
