@@ -1,13 +1,44 @@
 import Dispatch
 
 /// A value a scope holds, strongly or (for `shared`) weakly.
+///
+/// One plain reference, not an enum with a payload per case: an enum keeps its case in spare bits
+/// of the payload's pointer, where LeakSanitizer sees no pointer, and it reported the box of every
+/// `shared` value still cached at exit as leaked. The object tells the kind.
 @usableFromInline
-enum StoredValue: @unchecked Sendable {
-    case strong(AnyObject)
-    case weak(WeakBox)
+struct StoredValue: @unchecked Sendable {
+    /// The value's `ValueBox`, or the `WeakBox` of a `shared` value; in a drained cache's list
+    /// only, an object that is not a value (see `released(_:)`).
+    let object: AnyObject
+
+    static func strong(_ box: AnyObject) -> StoredValue { StoredValue(object: box) }
+    static func weak(_ box: WeakBox) -> StoredValue { StoredValue(object: box) }
     /// Not a value: what a drained cache held besides its values (its table of parameter keys),
-    /// handed over with them only to be released after the lock.
-    case released(AnyObject)
+    /// handed over with them only to be released after the lock. Never cached.
+    static func released(_ object: AnyObject) -> StoredValue { StoredValue(object: object) }
+
+    /// The `WeakBox` of a `shared` value.
+    var weakBox: WeakBox? {
+        ObjectIdentifier(type(of: object)) == ObjectIdentifier(WeakBox.self)
+            ? unsafeDowncast(object, to: WeakBox.self) : nil
+    }
+
+    /// The value if it is still held: its `ValueBox` (`boxed`), or the object a `shared` slot
+    /// holds weakly while it lives.
+    var held: (object: AnyObject, boxed: Bool)? {
+        guard let weakBox else { return (object, true) }
+        return weakBox.object.map { ($0, false) }
+    }
+
+    /// The value if it conforms to ``Shutdownable``, with its creation order.
+    var shutdownable: (order: UInt64, instance: any Shutdownable)? {
+        if let weakBox {
+            guard let instance = weakBox.object as? any Shutdownable else { return nil }
+            return (weakBox.order, instance)
+        }
+        guard let instance = (object as? AnyValueBox)?.anyValue as? any Shutdownable else { return nil }
+        return ((object as? any OrderedBox)?.creationOrder ?? 0, instance)
+    }
 }
 
 extension StoredValue {
@@ -34,7 +65,10 @@ extension StoredValue {
 /// One cache slot of a scope: a value with the time it was last used, or a creation in flight.
 @usableFromInline
 enum CacheSlot: @unchecked Sendable {
-    case value(StoredValue, touched: UInt64)
+    // The time comes first: a word with no spare bits, so the enum keeps its case in the second
+    // word's and neither case's object pointer carries it. LeakSanitizer finds a value's box or
+    // a creation's flight only at an address it can read as one (`ValuesAliveAtExitTests`).
+    case value(touched: UInt64, StoredValue)
     case pending(Flight)
 
     /// Whether the slot holds a finished value (snapshots and clones keep only those).
@@ -76,20 +110,13 @@ extension Optional where Wrapped == CacheSlot {
     /// The value the slot holds if it is still live: not expired (a hit slides its time to live)
     /// and, for a weak value, not released. `boxed` tells whether the object is a `ValueBox`.
     mutating func liveValue(timeToLive: UInt64?) -> (object: AnyObject, boxed: Bool)? {
-        guard case .value(let stored, let touched)? = self else { return nil }
+        guard case .value(let touched, let stored)? = self else { return nil }
         if let timeToLive {
             let now = monotonicNanoseconds()
             guard touched &+ timeToLive > now else { return nil }
-            self = .value(stored, touched: now)
+            self = .value(touched: now, stored)
         }
-        switch stored {
-        case .strong(let box):
-            return (box, true)
-        case .weak(let box):
-            return box.object.map { ($0, false) }
-        case .released:
-            return nil
-        }
+        return stored.held
     }
 
     /// Looks the slot up, reserving it for creation when it is empty or expired. Runs under the lock
@@ -97,9 +124,9 @@ extension Optional where Wrapped == CacheSlot {
     mutating func lookup<Reservation>(timeToLive: UInt64?, reserve: () -> Reservation) -> SlotLookup<Reservation> {
         var expired: StoredValue?
         switch self {
-        case .value(let stored, _)?:
+        case .value(_, let stored)?:
             if let (object, boxed) = liveValue(timeToLive: timeToLive) { return .hit(object, boxed: boxed) }
-            if case .strong = stored { expired = stored }  // a dead weak value holds nothing
+            if stored.weakBox == nil { expired = stored }  // a dead weak value holds nothing
         case .pending(let flight)?:
             // A factory's key is resolved either synchronously or asynchronously, never both.
             guard let flight = flight as? Reservation else {
@@ -121,7 +148,7 @@ extension Optional where Wrapped == CacheSlot {
     /// value is handed to its waiters but not cached.
     mutating func publish(_ stored: StoredValue?, for flight: Flight, timestamp: UInt64) {
         guard case .pending(let reserved)? = self, reserved === flight else { return }
-        self = stored.map { .value($0, touched: timestamp) }
+        self = stored.map { .value(touched: timestamp, $0) }
     }
 }
 
@@ -140,19 +167,15 @@ struct SlotGroup {
     /// The strongly held value of the parameterless slot, if it has one: the whole of a hit for
     /// a factory without `scopeOnParameters` or a time to live. Reads without copying the slot.
     var strongValue: AnyObject? {
-        guard case .value(.strong(let box), _)? = slot else { return nil }
-        return box
+        guard case .value(_, let stored)? = slot, stored.weakBox == nil else { return nil }
+        return stored.object
     }
 
     /// The parameterless slot's value if it holds a live one, as a hit without a time to live
     /// finds it: a `ValueBox`, or the object a `shared` slot holds weakly.
     var heldValue: (object: AnyObject, boxed: Bool)? {
-        guard case .value(let stored, _)? = slot else { return nil }
-        switch stored {
-        case .strong(let box): return (box, true)
-        case .weak(let box): return box.object.map { ($0, false) }
-        case .released: return nil
-        }
+        guard case .value(_, let stored)? = slot else { return nil }
+        return stored.held
     }
 
     mutating func lookup<Reservation>(parameter: ParameterSlot?, timeToLive: UInt64?, reserve: () -> Reservation)
@@ -175,10 +198,10 @@ struct SlotGroup {
     @usableFromInline
     mutating func drain() -> [StoredValue] {
         var values: [StoredValue] = []
-        if case .value(let stored, _)? = slot { values.append(stored) }
+        if case .value(_, let stored)? = slot { values.append(stored) }
         slot = nil
         if let parameters {
-            for case .value(let stored, _)? in parameters.slots.values.map(\.slot) { values.append(stored) }
+            for case .value(_, let stored)? in parameters.slots.values.map(\.slot) { values.append(stored) }
             values.append(.released(parameters))
             self.parameters = nil
         }

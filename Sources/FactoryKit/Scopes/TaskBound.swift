@@ -90,20 +90,9 @@ enum ScopedShutdown {
 
     /// The shut-down-able instances among `values`, newest first.
     static func instances(in values: [StoredValue]) -> [any Shutdownable] {
-        values.compactMap { stored -> (UInt64, any Shutdownable)? in
-            switch stored {
-            case .strong(let box):
-                guard let instance = (box as? AnyValueBox)?.anyValue as? any Shutdownable else { return nil }
-                return ((box as? any OrderedBox)?.creationOrder ?? 0, instance)
-            case .weak(let box):
-                guard let instance = box.object as? any Shutdownable else { return nil }
-                return (box.order, instance)
-            case .released:
-                return nil
-            }
-        }
-        .sorted { $0.0 > $1.0 }
-        .map(\.1)
+        values.compactMap(\.shutdownable)
+            .sorted { $0.order > $1.order }
+            .map(\.instance)
     }
 
     /// Starts shutting down the instances among `values`. Resets are synchronous, so the work
@@ -204,11 +193,7 @@ final class ScopeBlock: @unchecked Sendable {
     }
 
     private static func shutdownable(_ stored: StoredValue?) -> (any Shutdownable)? {
-        switch stored {
-        case .strong(let box)?: return (box as? AnyValueBox)?.anyValue as? any Shutdownable
-        case .weak(let box)?: return box.object as? any Shutdownable
-        case .released?, nil: return nil
-        }
+        stored?.shutdownable?.instance
     }
 
     /// Ends the block: shuts its instances down in reverse order of creation, each once, logging
