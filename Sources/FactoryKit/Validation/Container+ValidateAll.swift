@@ -41,8 +41,13 @@ extension Container {
     ) async throws -> ValidationReport {
         let run = ValidationRun()
         defer { run.stopRecording() }
-        let factories = manifest.map { $0.target().factory.validationName }
-        try await run.resolving(manifest.count, at: "\(fileID):\(line):\(column)") { index in
+        // The names, read in a step of the run: each fresh container runs `autoRegister()` there.
+        var factories: [String] = []
+        let list = "validateAll" + manifest.map { " " + ValidationChild.stable($0.identity) }.joined()
+        try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
+            factories = manifest.map { $0.target().factory.validationName }
+            return (manifest.count, nil)
+        } _: { index in
             let ((container, factory), isolation) = IsolationProbe.reading { manifest[index].target() }
             run.adopt(container, preparing: prepare)
             await run.validate(factory, in: container, isolation: isolation, preparing: prepare)

@@ -86,8 +86,19 @@ extension ManagedContainer {
             run.adopt(container)
             return container
         }
-        let registered = factories.isEmpty ? nextContainer().registeredFactories() : nil
-        try await run.resolving(registered?.resolvable.count ?? factories.count, at: "\(fileID):\(line):\(column)") {
+        // With no factories listed, those registered on a fresh container, listed in a step of
+        // the run: its `autoRegister()` runs with validation's singletons, and a cycle it reaches
+        // is reported.
+        var registered: (resolvable: [BoundValidator], skipped: [String])?
+        let list =
+            "\(Self.self)"
+            + (factories.isEmpty ? " registered" : factories.map { " " + ValidationChild.stable("\($0)") }.joined())
+        try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
+            guard factories.isEmpty else { return (factories.count, nil) }
+            let listed = nextContainer().registeredFactories()
+            registered = listed
+            return (listed.resolvable.count, ValidationChild.listing(of: listed.resolvable.map(\.description)))
+        } _: {
             let container = nextContainer()
             if let registered {
                 await run.validate(registered.resolvable[$0].rebound(to: container), in: container)
