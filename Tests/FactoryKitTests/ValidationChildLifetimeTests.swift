@@ -68,3 +68,51 @@ struct ValidationChildLifetimeTests {
         #expect(hasEnded(pid))
     }
 }
+
+@Suite(.container)
+struct ValidationChildDeadlineTests {
+    /// A child that does not reach the call by the deadline is ended, and the parent resolves the
+    /// factories itself, saying why (it waited for ever).
+    @Test func aChildThatDoesNotReachTheCallByTheDeadlineIsEnded() async throws {
+        waitForEverInTheChild("deadline")
+        defer { try? FileManager.default.removeItem(atPath: childRecord("deadline")) }
+        let mark = TestLog.mark()
+        let validation = Task {
+            try await ValidationChild.$deadlineForTests.withValue(.seconds(2)) {
+                try await Container.shared.validate(\.callFirst)
+            }
+        }
+        let pid = try await childProcess("deadline")
+        defer { if let pid, !hasEnded(pid) { kill(pid, SIGKILL) } }
+        let result = try #require(try await outcome(of: validation, within: 60), "validate did not return")
+        #expect(try result.get() == [])
+        #expect(TestLog.lines(since: mark).contains { $0.contains("the child process did not reach the call within") })
+        if let pid { #expect(hasEnded(pid)) }
+    }
+
+    /// The deadline is 300 s unless `FACTORYKIT_VALIDATE_CHILD_DEADLINE` gives one in seconds.
+    @Test func theDeadlineComesFromTheEnvironment() {
+        #expect(ValidationChild.reachDeadline(in: [:]) == .seconds(300))
+        #expect(
+            ValidationChild.reachDeadline(in: ["FACTORYKIT_VALIDATE_CHILD_DEADLINE": "12.5"]) == .milliseconds(12_500))
+        #expect(ValidationChild.reachDeadline(in: ["FACTORYKIT_VALIDATE_CHILD_DEADLINE": "soon"]) == .seconds(300))
+    }
+
+    #if os(Linux)
+        /// The description of a key path to a computed property can hold an address, which differs
+        /// between runs of the executable: it is named by the image and offset instead.
+        @Test func addressesInADescriptionAreNamedTheSameInEveryRun() throws {
+            // The first mapping: `start-end perms offset dev inode path`.
+            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            let fields = try #require(maps.split(separator: "\n").first).split(
+                separator: " ", omittingEmptySubsequences: true)
+            let start = try #require(fields.first?.split(separator: "-").first.flatMap { UInt($0, radix: 16) })
+            let offset = try #require(UInt(fields[2], radix: 16))
+            let image = try #require(fields.last?.split(separator: "/").last)
+            let description = "\\Container.<computed 0x\(String(start + 16, radix: 16)) (Factory<Int>)>"
+            #expect(
+                ValidationChild.stable(description) == "\\Container.<computed \(image)+\(offset + 16) (Factory<Int>)>")
+            #expect(ValidationChild.stable("\\Container.callFirst") == "\\Container.callFirst")
+        }
+    #endif
+}

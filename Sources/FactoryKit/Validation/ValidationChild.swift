@@ -27,6 +27,13 @@ import Foundation
 /// is left taken. A child costs a process start: about 80 ms for a debug test bundle on Linux
 /// running one test, about 3 s when FactoryKit's whole test run starts again.
 ///
+/// A child runs this executable from its start, so it may wait before it reaches the call (for
+/// input, or a lock the parent holds). As soon as it reaches the call it creates a marker file;
+/// one that has not within ``reachDeadline(in:)`` (300 s, or `FACTORYKIT_VALIDATE_CHILD_DEADLINE`
+/// seconds) is terminated, and counts as giving no answer. Resolving has no deadline. When the
+/// task awaiting `validate` is cancelled, the child is terminated (`SIGTERM`, then `SIGKILL`
+/// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call.
+///
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
 /// (it never reached the call, or crashed), or none that matched, the parent resolves the rest
@@ -34,6 +41,9 @@ import Foundation
 enum ValidationChild {
     /// The environment variable that makes a process a child: `call@start@result file`.
     static let variable = "FACTORYKIT_VALIDATE_CHILD"
+
+    /// The environment variable that sets ``reachDeadline(in:)``, in seconds.
+    static let deadlineVariable = "FACTORYKIT_VALIDATE_CHILD_DEADLINE"
 
     /// What a child writes to its result file, one line of JSON: a cycle met in factory `index`
     /// (-1: while listing the factories, before any was resolved), or that it is done.
@@ -163,8 +173,22 @@ enum ValidationChild {
         #endif
     }
 
+    /// How long a child may take to reach the call before it is terminated: `deadline` of the
+    /// environment, else 300 s, which a child of a test bundle on a loaded machine (it took over
+    /// 20 s to start at load 25 on 2 cores) stays well within.
+    static func reachDeadline(in environment: [String: String]) -> Duration {
+        guard let text = environment[deadlineVariable], let seconds = Double(text), seconds > 0 else {
+            return .seconds(300)
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// A deadline for tests, in place of the environment's.
+    @TaskLocal static var deadlineForTests: Duration?
+
     /// The factories that met a cycle in a child process, by index, with what the child found;
-    /// nil where no child could run, one gave no answer, or one answered another call.
+    /// nil where no child could run, one gave no answer, or one answered another call. Throws
+    /// `CancellationError` when the task is cancelled, having ended the child.
     static func cycles(of call: String) async throws -> Answers? {
         guard canStart else { return nil }
         var answers = Answers()
@@ -202,12 +226,16 @@ enum ValidationChild {
     }
 
     /// Starts a child that answers `call` from factory `start` on, and returns its line, or nil
-    /// when it gave none.
+    /// when it gave none. Ends the child before it returns or throws.
     private static func answer(to call: String, from start: Int) async throws -> Line? {
         #if os(Linux) || os(macOS)
             let result = FileManager.default.temporaryDirectory.appendingPathComponent("factorykit-\(UUID())")
+            let marker = result.path + ".reached"
             guard let executable = Bundle.main.executableURL else { return nil }
-            defer { try? FileManager.default.removeItem(at: result) }
+            defer {
+                try? FileManager.default.removeItem(at: result)
+                try? FileManager.default.removeItem(atPath: marker)
+            }
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
@@ -215,15 +243,65 @@ enum ValidationChild {
                 [variable: "\(call)@\(start)@\(result.path)"], uniquingKeysWith: { $1 })
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                process.terminationHandler = { _ in continuation.resume(returning: true) }
-                do { try process.run() } catch { continuation.resume(returning: false) }
+            let ended = Locked(false)
+            process.terminationHandler = { _ in ended.withLock { $0 = true } }
+            do { try process.run() } catch { return nil }
+            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
+            let clock = ContinuousClock()
+            let latest = clock.now.advanced(by: deadline)
+            var reachedCall = false
+            while !ended.withLock({ $0 }) {
+                if Task.isCancelled {
+                    await end(process, ended)
+                    throw CancellationError()
+                }
+                if !reachedCall {
+                    reachedCall = FileManager.default.fileExists(atPath: marker)
+                    if !reachedCall && clock.now >= latest {
+                        await end(process, ended)
+                        Diagnostics.log(
+                            "FactoryKit: validate at \(call): the child process did not reach the call within "
+                                + "\(deadline) (\(deadlineVariable) sets it), so it was terminated. It runs this "
+                                + "executable from its start: something before the call waits (for input, or a "
+                                + "lock this process holds).")
+                        return nil
+                    }
+                }
+                await pause(.milliseconds(25))
             }
-            guard ran, let data = FileManager.default.contents(atPath: result.path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: result.path) else { return nil }
             return try? JSONDecoder().decode(Line.self, from: data)
         #else
             return nil
         #endif
+    }
+
+    #if os(Linux) || os(macOS)
+        /// Terminates `process` (`SIGTERM`, then `SIGKILL` after 2 s) and waits until it has ended.
+        private static func end(_ process: Process, _ ended: Locked<Bool>) async {
+            if !ended.withLock({ $0 }) { process.terminate() }
+            let clock = ContinuousClock()
+            let latest = clock.now.advanced(by: .seconds(2))
+            var killed = false
+            while !ended.withLock({ $0 }) {
+                if !killed && clock.now >= latest {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                }
+                await pause(.milliseconds(10))
+            }
+        }
+    #endif
+
+    /// Waits `duration`, also in a cancelled task (where `Task.sleep` returns at once).
+    private static func pause(_ duration: Duration) async {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                continuation.resume()
+            }
+        }
     }
 
     /// What a child is answering: the run, the factory it resolves now (-1 while it lists them),
@@ -232,7 +310,7 @@ enum ValidationChild {
         (call: String, run: ValidationRun, index: Int, findings: Int, count: Int, listing: String?)?
     >(nil)
 
-    /// Answers `request` in a child: lists the factories (`list`, which
+    /// Answers `request` in a child: says it reached the call, lists the factories (`list`, which
     /// returns how many there are and, with no factories listed, ``listing(of:)`` of them),
     /// resolves them from the one asked for on, writes that it is done, and exits. A cycle met
     /// meanwhile ends the child earlier (``exitAtCycle(_:)``).
@@ -240,6 +318,7 @@ enum ValidationChild {
         _ request: (call: String, start: Int, result: String), for run: ValidationRun,
         list: () async -> (count: Int, listing: String?), _ resolve: (Int) async -> Void
     ) async -> Never {
+        _ = FileManager.default.createFile(atPath: request.result + ".reached", contents: nil)
         answering.withLock { $0 = (request.call, run, -1, run.sink.findings.count, 0, nil) }
         let (count, listing) = await list()
         for index in request.start..<max(count, request.start) {
