@@ -25,7 +25,11 @@ extension Container {
     /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers. As with
     /// `validate`, the entries are resolved first in a child process where one can be started, so
     /// that a synchronous cycle is reported instead of stopping this process, and a factory of a
-    /// cycle never runs here; `fileID`, `line` and `column` name this call to the child.
+    /// cycle never runs here; `fileID`, `line` and `column`, with the manifest's entries, name
+    /// this call to the child. The child runs this executable again from its start, with the
+    /// limits, the deadline and the cancellation that
+    /// ``ManagedContainer/validate(_:in:fileID:line:column:)-([PartialKeyPath<Self>],_,_,_,_)``
+    /// describes.
     ///
     /// `prepare` receives each fresh container before its factory is resolved, after its
     /// `autoRegister()`, to keep validation off real resources:
