@@ -69,8 +69,50 @@ struct ValidationChildLifetimeTests {
     }
 }
 
+/// Where the parent of `slowInTheChild` says it may return.
+func goRecord() -> String { childRecord("resolving") + ".go" }
+
+extension Container {
+    /// In a child process of `validate`: writes its process identifier and waits until the parent
+    /// says it may return. Returns at once anywhere else.
+    var slowInTheChild: Factory<Int> {
+        self {
+            if isValidationChild {
+                _ = FileManager.default.createFile(atPath: childRecord("resolving"), contents: Data("\(getpid())".utf8))
+                while !FileManager.default.fileExists(atPath: goRecord()) { usleep(20_000) }
+            }
+            return 1
+        }
+    }
+}
+
 @Suite(.container)
 struct ValidationChildDeadlineTests {
+    /// The deadline applies to reaching the call, not to resolving: a child still resolving after
+    /// it is left to finish.
+    @Test func aChildResolvingPastTheDeadlineIsLeftToFinish() async throws {
+        defer {
+            try? FileManager.default.removeItem(atPath: childRecord("resolving"))
+            try? FileManager.default.removeItem(atPath: goRecord())
+        }
+        let mark = TestLog.mark()
+        let site = "ValidationChildLifetimeTests.swift:\(#line + 3)"
+        let validation = Task {
+            try await ValidationChild.$deadlineForTests.withValue(.seconds(1)) {
+                try await Container.shared.validate(\.slowInTheChild)
+            }
+        }
+        let pid = try #require(try await childProcess("resolving"))
+        defer { if !hasEnded(pid) { kill(pid, SIGKILL) } }
+        try await Task.sleep(for: .seconds(2))
+        _ = FileManager.default.createFile(atPath: goRecord(), contents: nil)
+        let result = try #require(try await outcome(of: validation, within: 60), "validate did not return")
+        #expect(try result.get() == [])
+        let lines = TestLog.lines(since: mark).filter { $0.contains(site) }
+        #expect(lines.isEmpty, "\(lines)")
+        #expect(hasEnded(pid))
+    }
+
     /// A child that does not reach the call by the deadline is ended, and the parent resolves the
     /// factories itself, saying why (it waited for ever).
     @Test func aChildThatDoesNotReachTheCallByTheDeadlineIsEnded() async throws {
