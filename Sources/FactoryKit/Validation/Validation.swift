@@ -84,7 +84,8 @@ extension ManagedContainer {
     /// such code, or set `FACTORYKIT_VALIDATE_IN_PROCESS`. A child that has not reached the call
     /// within 300 s (`FACTORYKIT_VALIDATE_CHILD_DEADLINE`, in seconds, changes it) is terminated,
     /// with a line to the logger. Cancelling the task that awaits `validate` terminates the child
-    /// and throws `CancellationError`; no child outlives this call.
+    /// and throws `CancellationError`; no child outlives this call, unless this process is killed
+    /// meanwhile.
     ///
     /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, or with
     /// `FACTORYKIT_VALIDATE_IN_PROCESS` set), or the child did not reach this call, crashed, or

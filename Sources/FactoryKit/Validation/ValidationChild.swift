@@ -32,7 +32,8 @@ import Foundation
 /// one that has not within ``reachDeadline(in:)`` (300 s, or `FACTORYKIT_VALIDATE_CHILD_DEADLINE`
 /// seconds) is terminated, and counts as giving no answer. Resolving has no deadline. When the
 /// task awaiting `validate` is cancelled, the child is terminated (`SIGTERM`, then `SIGKILL`
-/// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call.
+/// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call,
+/// unless the parent is itself killed meanwhile.
 ///
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
