@@ -144,13 +144,16 @@ struct ValidationChildDeadlineTests {
         /// The description of a key path to a computed property can hold an address, which differs
         /// between runs of the executable: it is named by the image and offset instead.
         @Test func addressesInADescriptionAreNamedTheSameInEveryRun() throws {
-            // The first mapping: `start-end perms offset dev inode path`.
-            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-            let fields = try #require(maps.split(separator: "\n").first).split(
-                separator: " ", omittingEmptySubsequences: true)
+            // The last mapping of a file (under the thread sanitizer, the first are its own, of no
+            // file, and well past the first 4 KB): `start-end perms offset dev inode path`.
+            let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile())
+            let fields = try #require(
+                String(decoding: maps, as: UTF8.self).split(separator: "\n")
+                    .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+                    .last { $0.count >= 6 && $0[5].hasPrefix("/") })
             let start = try #require(fields.first?.split(separator: "-").first.flatMap { UInt($0, radix: 16) })
             let offset = try #require(UInt(fields[2], radix: 16))
-            let image = try #require(fields.last?.split(separator: "/").last)
+            let image = try #require(fields[5...].joined(separator: " ").split(separator: "/").last)
             let description = "\\Container.<computed 0x\(String(start + 16, radix: 16)) (Factory<Int>)>"
             #expect(
                 ValidationChild.stable(description) == "\\Container.<computed \(image)+\(offset + 16) (Factory<Int>)>")

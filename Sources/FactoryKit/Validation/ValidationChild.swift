@@ -156,8 +156,12 @@ enum ValidationChild {
             let image = info.dli_fname.map { String(cString: $0).split(separator: "/").last.map(String.init) ?? "" }
             return "\(image ?? "?")+\(address &- UInt(bitPattern: info.dli_fbase))"
         #elseif os(Linux)
-            // `start-end perms offset dev inode path`, one mapping a line.
-            guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return "?" }
+            // `start-end perms offset dev inode path`, one mapping a line. Read to the end: procfs
+            // gives no size, and `String(contentsOfFile:)` stops after the first 4 KB.
+            guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else {
+                return "?"
+            }
+            let maps = String(decoding: data, as: UTF8.self)
             for line in maps.split(separator: "\n") {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 let range = fields.first?.split(separator: "-") ?? []
@@ -165,7 +169,7 @@ enum ValidationChild {
                     let end = UInt(range[1], radix: 16), let offset = UInt(fields[2], radix: 16),
                     start <= address, address < end
                 else { continue }
-                let image = fields[5].split(separator: "/").last.map(String.init) ?? ""
+                let image = fields[5...].joined(separator: " ").split(separator: "/").last.map(String.init) ?? ""
                 return "\(image)+\(address - start + offset)"
             }
             return "?"
