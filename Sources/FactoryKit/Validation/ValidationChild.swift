@@ -128,7 +128,8 @@ enum ValidationChild {
     /// `description` of a key path or type, with each address in it (a key path to a computed
     /// property whose getter has no symbol name reads `\Container.<computed 0x55d1… (Factory<Int>)>`)
     /// replaced by the symbol or image and offset it falls in: the same in every run of this
-    /// executable, wherever it is loaded.
+    /// executable, wherever it is loaded. An address it cannot place (no `dladdr`, no
+    /// `/proc/self/maps`) reads `?`: key paths that differ only there are not told apart.
     static func stable(_ description: String) -> String {
         var result = ""
         var rest = Substring(description)
@@ -208,8 +209,8 @@ enum ValidationChild {
                 answers.count == nil || (answers.count == line.count && answers.listing == line.listing)
             else {
                 Diagnostics.log(
-                    "FactoryKit: validate at \(call) was answered for \(line.call) by a child process; a cycle "
-                        + "stops this one.")
+                    "FactoryKit: validate at \(call) had an answer from a child process for another call or list "
+                        + "(\(line.call)); a cycle stops this one.")
                 return nil
             }
             answers.count = line.count
