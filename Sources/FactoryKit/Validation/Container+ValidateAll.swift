@@ -25,7 +25,11 @@ extension Container {
     /// `Container.shared`, as `@Injected` does, leaves nothing in the caller's containers. As with
     /// `validate`, the entries are resolved first in a child process where one can be started, so
     /// that a synchronous cycle is reported instead of stopping this process, and a factory of a
-    /// cycle never runs here; `fileID`, `line` and `column` name this call to the child.
+    /// cycle never runs here; `fileID`, `line` and `column`, with the manifest's entries, name
+    /// this call to the child. The child runs this executable again from its start, with the
+    /// limits, the deadline and the cancellation that
+    /// ``ManagedContainer/validate(_:in:fileID:line:column:)-([PartialKeyPath<Self>],_,_,_,_)``
+    /// describes.
     ///
     /// `prepare` receives each fresh container before its factory is resolved, after its
     /// `autoRegister()`, to keep validation off real resources:
@@ -41,8 +45,13 @@ extension Container {
     ) async throws -> ValidationReport {
         let run = ValidationRun()
         defer { run.stopRecording() }
-        let factories = manifest.map { $0.target().factory.validationName }
-        try await run.resolving(manifest.count, at: "\(fileID):\(line):\(column)") { index in
+        // The names, read in a step of the run: each fresh container runs `autoRegister()` there.
+        var factories: [String] = []
+        let list = "validateAll" + manifest.map { " " + ValidationChild.stable($0.identity) }.joined()
+        try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
+            factories = manifest.map { $0.target().factory.validationName }
+            return (manifest.count, nil)
+        } _: { index in
             let ((container, factory), isolation) = IsolationProbe.reading { manifest[index].target() }
             run.adopt(container, preparing: prepare)
             await run.validate(factory, in: container, isolation: isolation, preparing: prepare)

@@ -23,16 +23,23 @@ public struct FactoryManifestEntry: @unchecked Sendable {
     // Unchecked: the closure holds a key path, which names a property and holds no state, and a
     // `@Sendable` maker of containers.
     let target: () -> (container: any ManagedContainer, factory: any ValidatableFactory)
+    /// What names the entry without making a container: its key path, or for a method-style
+    /// factory the container and factory types. Addresses in it differ between runs (see
+    /// `ValidationChild.stable(_:)`).
+    let identity: String
 
-    private init(_ target: @escaping () -> (container: any ManagedContainer, factory: any ValidatableFactory)) {
+    private init(
+        identity: String, _ target: @escaping () -> (container: any ManagedContainer, factory: any ValidatableFactory)
+    ) {
+        self.identity = identity
         self.target = target
     }
 
     /// An entry whose container `fresh` makes, and whose factory `factory` reads from it.
     private static func entry<C: ManagedContainer>(
-        _ fresh: @escaping @Sendable () -> C, _ factory: @escaping (C) -> any ValidatableFactory
+        _ fresh: @escaping @Sendable () -> C, identity: String, _ factory: @escaping (C) -> any ValidatableFactory
     ) -> FactoryManifestEntry {
-        FactoryManifestEntry {
+        FactoryManifestEntry(identity: identity) {
             let container = fresh()
             return (container, factory(container))
         }
@@ -42,28 +49,28 @@ public struct FactoryManifestEntry: @unchecked Sendable {
     public static func factory<C: ManagedContainer, T>(
         _ keyPath: KeyPath<C, Factory<T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh) { $0[keyPath: keyPath] }
+        entry(fresh, identity: "\(keyPath)") { $0[keyPath: keyPath] }
     }
 
     /// An entry for the async factory at `keyPath`, resolved in a container that `fresh` makes.
     public static func factory<C: ManagedContainer, T>(
         _ keyPath: KeyPath<C, AsyncFactory<T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh) { $0[keyPath: keyPath] }
+        entry(fresh, identity: "\(keyPath)") { $0[keyPath: keyPath] }
     }
 
     /// An entry for the parameter factory at `keyPath`, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         _ keyPath: KeyPath<C, ParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh) { $0[keyPath: keyPath] }
+        entry(fresh, identity: "\(keyPath)") { $0[keyPath: keyPath] }
     }
 
     /// An entry for the async parameter factory at `keyPath`, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         _ keyPath: KeyPath<C, AsyncParameterFactory<P, T>>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh) { $0[keyPath: keyPath] }
+        entry(fresh, identity: "\(keyPath)") { $0[keyPath: keyPath] }
     }
 
     /// An entry for a method-style factory, `func legacyList() -> Factory<ProductList>`, which a
@@ -71,27 +78,27 @@ public struct FactoryManifestEntry: @unchecked Sendable {
     public static func factory<C: ManagedContainer, T>(
         calling method: @escaping @Sendable (C) -> Factory<T>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh, method)
+        entry(fresh, identity: "\(C.self) calling \(type(of: method))", method)
     }
 
     /// An entry for a method-style async factory.
     public static func factory<C: ManagedContainer, T>(
         calling method: @escaping @Sendable (C) -> AsyncFactory<T>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh, method)
+        entry(fresh, identity: "\(C.self) calling \(type(of: method))", method)
     }
 
     /// An entry for a method-style parameter factory, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         calling method: @escaping @Sendable (C) -> ParameterFactory<P, T>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh, method)
+        entry(fresh, identity: "\(C.self) calling \(type(of: method))", method)
     }
 
     /// An entry for a method-style async parameter factory, which validation reports as skipped.
     public static func factory<C: ManagedContainer, P, T>(
         calling method: @escaping @Sendable (C) -> AsyncParameterFactory<P, T>, in fresh: @escaping @Sendable () -> C
     ) -> FactoryManifestEntry {
-        entry(fresh, method)
+        entry(fresh, identity: "\(C.self) calling \(type(of: method))", method)
     }
 }

@@ -46,9 +46,11 @@ extension ManagedContainer {
     ///
     /// `fresh` makes the containers to resolve in, one per factory, so this container's caches
     /// are left alone; each comes with a new, empty set of singletons, so validation neither sees
-    /// nor leaves process-wide singletons. With no factories listed, every factory registered on
-    /// a fresh container (for example in `autoRegister()`) is resolved, and a line saying which
-    /// were resolved and which were skipped goes to the logger.
+    /// nor leaves process-wide singletons, also those the container's `autoRegister()` resolves.
+    /// With no factories listed, every factory registered on a fresh container (for example in
+    /// `autoRegister()`) is resolved, and a line saying which were resolved and which were
+    /// skipped goes to the logger; a cycle that `autoRegister()` reaches is reported, and then
+    /// nothing else is resolved.
     ///
     /// Reported: each factory in a dependency cycle (with its path, and where each of its
     /// factories is defined, `path:line`), each async factory that
@@ -69,12 +71,26 @@ extension ManagedContainer {
     /// resolves it. On Linux and macOS the factories are therefore resolved first in a child
     /// process: this executable started again (in a test under FactoryTesting's trait or
     /// `ContainerTestCase`, only the running test; elsewhere with the same arguments), where this
-    /// call (`fileID`, `line` and `column`, which you leave to their defaults) resolves them in
-    /// turn and reports a cycle to this process, which then resolves here every factory that
-    /// met none. A factory of a cycle never runs in this process. Where no child process can be
-    /// started (iOS, tvOS, watchOS and visionOS, or with `FACTORYKIT_VALIDATE_IN_PROCESS` set), or
-    /// the child never reached this call, everything is resolved here and a cycle stops the
-    /// process, naming each factory of the cycle with `path:line`.
+    /// call (`fileID`, `line` and `column`, which you leave to their defaults, with the container
+    /// type and `factories`) resolves them in turn and reports a cycle to this process, which
+    /// then resolves here every factory that met none. A factory of a cycle never runs in this
+    /// process. Calls that run at once from one call site with different lists are never
+    /// confused; two with the same list may get each other's answer, which differs from their
+    /// own only if their factories depend on state that differs between the calls.
+    ///
+    /// The child runs this executable again from its start, so what runs before this call runs
+    /// twice, side effects included, and if it waits (reads standard input, or takes a lock this
+    /// process holds) the child never reaches the call. Call `validate` in a test, or early, before
+    /// such code, or set `FACTORYKIT_VALIDATE_IN_PROCESS`. A child that has not reached the call
+    /// within 300 s (`FACTORYKIT_VALIDATE_CHILD_DEADLINE`, in seconds, changes it) is terminated,
+    /// with a line to the logger. Cancelling the task that awaits `validate` terminates the child
+    /// and throws `CancellationError`; no child outlives this call, unless this process is killed
+    /// meanwhile.
+    ///
+    /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, or with
+    /// `FACTORYKIT_VALIDATE_IN_PROCESS` set), or the child did not reach this call, crashed, or
+    /// answered for other factories than this process found registered, everything is resolved
+    /// here and a cycle stops the process, naming each factory of the cycle with `path:line`.
     public func validate(
         _ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self, fileID: String = #fileID,
         line: Int = #line, column: Int = #column
@@ -86,8 +102,19 @@ extension ManagedContainer {
             run.adopt(container)
             return container
         }
-        let registered = factories.isEmpty ? nextContainer().registeredFactories() : nil
-        try await run.resolving(registered?.resolvable.count ?? factories.count, at: "\(fileID):\(line):\(column)") {
+        // With no factories listed, those registered on a fresh container, listed in a step of
+        // the run: its `autoRegister()` runs with validation's singletons, and a cycle it reaches
+        // is reported.
+        var registered: (resolvable: [BoundValidator], skipped: [String])?
+        let list =
+            "\(Self.self)"
+            + (factories.isEmpty ? " registered" : factories.map { " " + ValidationChild.stable("\($0)") }.joined())
+        try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
+            guard factories.isEmpty else { return (factories.count, nil) }
+            let listed = nextContainer().registeredFactories()
+            registered = listed
+            return (listed.resolvable.count, ValidationChild.listing(of: listed.resolvable.map(\.description)))
+        } _: {
             let container = nextContainer()
             if let registered {
                 await run.validate(registered.resolvable[$0].rebound(to: container), in: container)

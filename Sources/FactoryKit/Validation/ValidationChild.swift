@@ -5,12 +5,21 @@ import Foundation
 /// A synchronous factory returns a value or nothing, so a cycle in it cannot be unwound: the
 /// resolution that meets one stops its process. `validate` therefore starts this executable again
 /// as a child process (in a test under FactoryTesting, only the running test), and ``variable``
-/// names the call to answer: in the child, the same `validate` call (the same call site, as often
-/// reached in the same test) resolves the factories from the one asked for on, in order, as the
-/// parent would. At a cycle it writes that factory's findings and the graph it recorded to the
-/// result file and exits; the parent starts another child for the factories after it. Having run
-/// them all, it writes that it is done and exits. Every other `validate` call of a child returns
-/// at once, having resolved nothing.
+/// names the call to answer: in the child, the same `validate` call resolves the factories from
+/// the one asked for on, in order, as the parent would. At a cycle it writes that factory's
+/// findings and the graph it recorded to the result file and exits; the parent starts another
+/// child for the factories after it. Having run them all, it writes that it is done and exits.
+/// Every other `validate` call of a child returns at once, having resolved nothing.
+///
+/// A call is the same in parent and child when it has the same call site, validates the same
+/// list (the container type and the listed factories, see ``call(at:validating:)``), and is the
+/// same time the site was reached with that list in this test. Concurrent calls with different
+/// lists therefore cannot be confused, whatever order they reach the site in. Each line names the
+/// call it answers, how many factories the child had and, with no factories listed, which it
+/// found registered; the parent trusts no answer that does not match its own, and resolves as if
+/// no child had answered. Concurrent calls with the same site and the same list may still get
+/// each other's answer; that differs from their own only if their factories resolve differently
+/// depending on state that differs between the calls.
 ///
 /// The parent then resolves in its own process each factory that met no cycle, so what the
 /// caller sees (its `prepare`, the order of the report and the graph) is as if nothing had run
@@ -18,27 +27,57 @@ import Foundation
 /// is left taken. A child costs a process start: about 80 ms for a debug test bundle on Linux
 /// running one test, about 3 s when FactoryKit's whole test run starts again.
 ///
+/// A child runs this executable from its start, so it may wait before it reaches the call (for
+/// input, or a lock the parent holds). As soon as it reaches the call it creates a marker file;
+/// one that has not within ``reachDeadline(in:)`` (300 s, or `FACTORYKIT_VALIDATE_CHILD_DEADLINE`
+/// seconds) is terminated, and counts as giving no answer. Resolving has no deadline. When the
+/// task awaiting `validate` is cancelled, the child is terminated (`SIGTERM`, then `SIGKILL`
+/// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call,
+/// unless the parent is itself killed meanwhile.
+///
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
-/// (it never reached the call, or crashed), the parent resolves the rest itself and a cycle
-/// stops it, naming each factory of the cycle with `path:line`.
+/// (it never reached the call, or crashed), or none that matched, the parent resolves the rest
+/// itself and a cycle stops it, naming each factory of the cycle with `path:line`.
 enum ValidationChild {
     /// The environment variable that makes a process a child: `call@start@result file`.
     static let variable = "FACTORYKIT_VALIDATE_CHILD"
 
-    /// What a child writes to its result file, one line of JSON: a cycle met in factory `index`,
-    /// or that it is done.
+    /// The environment variable that sets ``reachDeadline(in:)``, in seconds.
+    static let deadlineVariable = "FACTORYKIT_VALIDATE_CHILD_DEADLINE"
+
+    /// What a child writes to its result file, one line of JSON: a cycle met in factory `index`
+    /// (-1: while listing the factories, before any was resolved), or that it is done.
     struct Line: Codable {
+        /// The call the child answered.
+        var call: String
         var index: Int
         var done: Bool
+        /// How many factories the child had to resolve; 0 when it met a cycle listing them.
+        var count: Int
+        /// With no factories listed, those the child found registered (see ``listing(of:)``).
+        var listing: String?
         /// The findings of factory `index`.
         var findings: [ValidationFinding] = []
         /// What the child resolved, up to the cycle.
         var graph = DependencyGraph()
     }
 
-    /// The call a child answers (see ``call(at:)``), the first factory to resolve, and the file
-    /// to write to; nil in any other process.
+    /// What the children of one call found: the factories that met a cycle, by index, and the
+    /// list they resolved.
+    struct Answers {
+        var cycles: [Int: Line] = [:]
+        var count: Int?
+        var listing: String?
+
+        /// Whether the children resolved the list this process has: `count` factories, `listing`.
+        func match(count: Int, listing: String?) -> Bool {
+            (self.count == nil || self.count == count) && self.listing == listing
+        }
+    }
+
+    /// The call a child answers (see ``call(at:validating:)``), the first factory to resolve, and
+    /// the file to write to; nil in any other process.
     static let request: (call: String, start: Int, result: String)? = {
         guard let value = ProcessInfo.processInfo.environment[variable] else { return nil }
         let parts = value.split(separator: "@", maxSplits: 2).map(String.init)
@@ -52,35 +91,135 @@ enum ValidationChild {
         TestSupport.reporter?.relaunchArguments ?? Array(CommandLine.arguments.dropFirst())
     }
 
-    /// How often each call site was reached, per set of arguments (that is, per test).
+    /// How often each call was reached, per set of arguments (that is, per test).
     private static let reached = Locked<[String: Int]>([:])
 
-    /// The call: `site`, and how often it was reached before in this test, `fileID:line:column#n`.
-    static func call(at site: String) -> String {
-        let key = ([site] + arguments).joined(separator: "\u{1}")
+    /// The call at `site` (`fileID:line:column`) validating `list` (what names the factories, the
+    /// same in every run of this executable: see ``stable(_:)``): `site~hash#n`, where `hash`
+    /// identifies the list and `n` counts how often the site was reached before with that list in
+    /// this test. Concurrent calls with different lists are told apart whatever order they
+    /// reach the site in.
+    static func call(at site: String, validating list: String) -> String {
+        let identity = "\(site)~\(hash(list))"
+        let key = ([identity] + arguments).joined(separator: "\u{1}")
         let count = reached.withLock { reached in
             defer { reached[key, default: 0] += 1 }
             return reached[key, default: 0]
         }
-        return "\(site)#\(count)"
+        return "\(identity)#\(count)"
     }
 
-    /// The factories of `count` that met a cycle in a child process, by index, with what the
-    /// child found; empty where no child could run.
-    static func cycles(of call: String, count: Int) async -> [Int: Line] {
-        var cycles: [Int: Line] = [:]
+    /// What a child compares to the parent's list of registered factories: their names.
+    static func listing(of names: [String]) -> String {
+        hash(names.joined(separator: "\u{1}"))
+    }
+
+    /// FNV-1a, 64 bits, in hex: the same in every process, unlike `Hasher`.
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x100_0000_01b3
+        }
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// `description` of a key path or type, with each address in it (a key path to a computed
+    /// property whose getter has no symbol name reads `\Container.<computed 0x55d1… (Factory<Int>)>`)
+    /// replaced by the symbol or image and offset it falls in: the same in every run of this
+    /// executable, wherever it is loaded. An address it cannot place (no `dladdr`, no
+    /// `/proc/self/maps`) reads `?`: key paths that differ only there are not told apart.
+    static func stable(_ description: String) -> String {
+        var result = ""
+        var rest = Substring(description)
+        while let prefix = rest.range(of: "0x") {
+            result += rest[..<prefix.lowerBound]
+            let digits = rest[prefix.upperBound...].prefix { $0.isHexDigit }
+            rest = rest[prefix.upperBound...].dropFirst(digits.count)
+            guard let address = UInt(digits, radix: 16) else {
+                result += "0x" + digits
+                continue
+            }
+            result += symbol(at: address)
+        }
+        return result + rest
+    }
+
+    /// The symbol, or the image and offset, `address` falls in.
+    private static func symbol(at address: UInt) -> String {
+        #if canImport(Darwin)
+            var info = Dl_info()
+            guard let pointer = UnsafeRawPointer(bitPattern: address), dladdr(pointer, &info) != 0 else {
+                return "?"
+            }
+            if let name = info.dli_sname { return String(cString: name) }
+            let image = info.dli_fname.map { String(cString: $0).split(separator: "/").last.map(String.init) ?? "" }
+            return "\(image ?? "?")+\(address &- UInt(bitPattern: info.dli_fbase))"
+        #elseif os(Linux)
+            // `start-end perms offset dev inode path`, one mapping a line. Read to the end: procfs
+            // gives no size, and `String(contentsOfFile:)` stops after the first 4 KB.
+            guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else {
+                return "?"
+            }
+            let maps = String(decoding: data, as: UTF8.self)
+            for line in maps.split(separator: "\n") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                let range = fields.first?.split(separator: "-") ?? []
+                guard fields.count >= 6, range.count == 2, let start = UInt(range[0], radix: 16),
+                    let end = UInt(range[1], radix: 16), let offset = UInt(fields[2], radix: 16),
+                    start <= address, address < end
+                else { continue }
+                let image = fields[5...].joined(separator: " ").split(separator: "/").last.map(String.init) ?? ""
+                return "\(image)+\(address - start + offset)"
+            }
+            return "?"
+        #else
+            return "?"
+        #endif
+    }
+
+    /// How long a child may take to reach the call before it is terminated: `deadline` of the
+    /// environment, else 300 s, which a child of a test bundle on a loaded machine (it took over
+    /// 20 s to start at load 25 on 2 cores) stays well within.
+    static func reachDeadline(in environment: [String: String]) -> Duration {
+        guard let text = environment[deadlineVariable], let seconds = Double(text), seconds > 0 else {
+            return .seconds(300)
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// A deadline for tests, in place of the environment's.
+    @TaskLocal static var deadlineForTests: Duration?
+
+    /// The factories that met a cycle in a child process, by index, with what the child found;
+    /// nil where no child could run, one gave no answer, or one answered another call. Throws
+    /// `CancellationError` when the task is cancelled, having ended the child.
+    static func cycles(of call: String) async throws -> Answers? {
+        guard canStart else { return nil }
+        var answers = Answers()
         var start = 0
-        while start < count, canStart {
-            guard let line = await answer(to: call, from: start) else {
+        while true {
+            guard let line = try await answer(to: call, from: start) else {
                 Diagnostics.log(
                     "FactoryKit: validate at \(call) had no answer from a child process; a cycle stops this one.")
-                break
+                return nil
             }
-            if line.done { break }
-            cycles[line.index] = line
+            guard line.call == call, line.done || line.index >= start || (line.index == -1 && start == 0),
+                answers.count == nil || (answers.count == line.count && answers.listing == line.listing)
+            else {
+                Diagnostics.log(
+                    "FactoryKit: validate at \(call) had an answer from a child process for another call or list "
+                        + "(\(line.call)); a cycle stops this one.")
+                return nil
+            }
+            answers.count = line.count
+            answers.listing = line.listing
+            if line.done { return answers }
+            answers.cycles[line.index] = line
             start = line.index + 1
+            if line.index < 0 || start >= line.count { return answers }
         }
-        return cycles
     }
 
     /// Whether this process can start a child.
@@ -93,12 +232,16 @@ enum ValidationChild {
     }
 
     /// Starts a child that answers `call` from factory `start` on, and returns its line, or nil
-    /// when it gave none.
-    private static func answer(to call: String, from start: Int) async -> Line? {
+    /// when it gave none. Ends the child before it returns or throws.
+    private static func answer(to call: String, from start: Int) async throws -> Line? {
         #if os(Linux) || os(macOS)
             let result = FileManager.default.temporaryDirectory.appendingPathComponent("factorykit-\(UUID())")
+            let marker = result.path + ".reached"
             guard let executable = Bundle.main.executableURL else { return nil }
-            defer { try? FileManager.default.removeItem(at: result) }
+            defer {
+                try? FileManager.default.removeItem(at: result)
+                try? FileManager.default.removeItem(atPath: marker)
+            }
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
@@ -106,33 +249,90 @@ enum ValidationChild {
                 [variable: "\(call)@\(start)@\(result.path)"], uniquingKeysWith: { $1 })
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                process.terminationHandler = { _ in continuation.resume(returning: true) }
-                do { try process.run() } catch { continuation.resume(returning: false) }
+            let ended = Locked(false)
+            process.terminationHandler = { _ in ended.withLock { $0 = true } }
+            do { try process.run() } catch { return nil }
+            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
+            let clock = ContinuousClock()
+            let latest = clock.now.advanced(by: deadline)
+            var reachedCall = false
+            while !ended.withLock({ $0 }) {
+                if Task.isCancelled {
+                    await end(process, ended)
+                    throw CancellationError()
+                }
+                if !reachedCall {
+                    reachedCall = FileManager.default.fileExists(atPath: marker)
+                    if !reachedCall && clock.now >= latest {
+                        await end(process, ended)
+                        Diagnostics.log(
+                            "FactoryKit: validate at \(call): the child process did not reach the call within "
+                                + "\(deadline) (\(deadlineVariable) sets it), so it was terminated. It runs this "
+                                + "executable from its start: something before the call waits (for input, or a "
+                                + "lock this process holds).")
+                        return nil
+                    }
+                }
+                await pause(.milliseconds(25))
             }
-            guard ran, let data = FileManager.default.contents(atPath: result.path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: result.path) else { return nil }
             return try? JSONDecoder().decode(Line.self, from: data)
         #else
             return nil
         #endif
     }
 
-    /// What a child is answering: the run, the factory it resolves now, and where that factory's
-    /// findings begin.
-    private static let answering = Locked<(run: ValidationRun, index: Int, findings: Int)?>(nil)
+    #if os(Linux) || os(macOS)
+        /// Terminates `process` (`SIGTERM`, then `SIGKILL` after 2 s) and waits until it has ended.
+        private static func end(_ process: Process, _ ended: Locked<Bool>) async {
+            if !ended.withLock({ $0 }) { process.terminate() }
+            let clock = ContinuousClock()
+            let latest = clock.now.advanced(by: .seconds(2))
+            var killed = false
+            while !ended.withLock({ $0 }) {
+                if !killed && clock.now >= latest {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                }
+                await pause(.milliseconds(10))
+            }
+        }
+    #endif
 
-    /// Answers `request` in a child: resolves the factories from the one asked for on, writes
-    /// that it is done, and exits. A cycle met meanwhile ends the child earlier (``exitAtCycle(_:)``).
+    /// Waits `duration`, also in a cancelled task (where `Task.sleep` returns at once).
+    private static func pause(_ duration: Duration) async {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// What a child is answering: the run, the factory it resolves now (-1 while it lists them),
+    /// where that factory's findings begin, and the list.
+    private static let answering = Locked<
+        (call: String, run: ValidationRun, index: Int, findings: Int, count: Int, listing: String?)?
+    >(nil)
+
+    /// Answers `request` in a child: says it reached the call, lists the factories (`list`, which
+    /// returns how many there are and, with no factories listed, ``listing(of:)`` of them),
+    /// resolves them from the one asked for on, writes that it is done, and exits. A cycle met
+    /// meanwhile ends the child earlier (``exitAtCycle(_:)``).
     static func answer(
-        _ request: (call: String, start: Int, result: String), for run: ValidationRun, count: Int,
-        _ resolve: (Int) async -> Void
+        _ request: (call: String, start: Int, result: String), for run: ValidationRun,
+        list: () async -> (count: Int, listing: String?), _ resolve: (Int) async -> Void
     ) async -> Never {
-        for index in request.start..<count {
-            answering.withLock { $0 = (run, index, run.sink.findings.count) }
+        _ = FileManager.default.createFile(atPath: request.result + ".reached", contents: nil)
+        answering.withLock { $0 = (request.call, run, -1, run.sink.findings.count, 0, nil) }
+        let (count, listing) = await list()
+        for index in request.start..<max(count, request.start) {
+            answering.withLock { $0 = (request.call, run, index, run.sink.findings.count, count, listing) }
             await resolve(index)
         }
         await run.sink.closeBlocks()
-        write(Line(index: count, done: true))
+        write(Line(call: request.call, index: count, done: true, count: count, listing: listing))
     }
 
     /// In a child, inside the resolution it answers for: reports `finding`, a cycle, writes it
@@ -142,8 +342,8 @@ enum ValidationChild {
         answering.run.sink.report(finding)
         write(
             Line(
-                index: answering.index, done: false,
-                findings: Array(answering.run.sink.findings.dropFirst(answering.findings)),
+                call: answering.call, index: answering.index, done: false, count: answering.count,
+                listing: answering.listing, findings: Array(answering.run.sink.findings.dropFirst(answering.findings)),
                 graph: answering.run.recorder.graph))
     }
 

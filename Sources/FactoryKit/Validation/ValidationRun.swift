@@ -24,9 +24,10 @@ final class ValidationRun {
         containers.append(container)
     }
 
-    /// Resolves `factory`, made on `container`, with singletons of its own and a fresh
-    /// `Container.shared`, reporting to the run: `container` itself when it is a `Container`, else
-    /// a new one that `prepare` sees first. A synchronous factory is resolved on `isolation`.
+    /// Resolves `factory`, made on `container`, with the singletons of the step it runs in
+    /// (``step(_:)``, new for each factory) and a fresh `Container.shared`, reporting to the run:
+    /// `container` itself when it is a `Container`, else a new one that `prepare` sees first. A
+    /// synchronous factory is resolved on `isolation`.
     func validate(
         _ factory: any ValidatableFactory, in container: any ManagedContainer, isolation: (any Actor)? = nil,
         preparing prepare: (any ManagedContainer) -> Void = { _ in }
@@ -40,26 +41,50 @@ final class ValidationRun {
         }
         await factory.validate(
             with: ValidationBindings(
-                sink: sink, shared: shared, singletons: Scope.Singleton(), isolation: isolation))
+                sink: sink, shared: shared, singletons: Scope.singleton, isolation: isolation))
     }
 
-    /// Makes the `count` resolutions of the `validate` call at `site`, `resolve(index)` each: first
-    /// in child processes, which find the dependency cycles (see ``ValidationChild``), then here
-    /// every one that met none, a cycle's findings and graph standing in for its resolution. Then
-    /// ends the task-bound blocks validation opened, also when cancelled, so what was created in
-    /// them is shut down. In a child, answers the call it was started for, or returns at once.
-    func resolving(_ count: Int, at site: String, _ resolve: (Int) async -> Void) async throws {
-        let call = ValidationChild.call(at: site)
+    /// Lists the factories of the `validate` call at `site` that validates `list` (``ValidationChild/call(at:validating:)``)
+    /// with `listing`, which returns how many there are and, where `list` does not name them, what
+    /// they are (``ValidationChild/listing(of:)``), then makes their resolutions, `resolve(index)`
+    /// each: first in child processes, which find the dependency cycles (see ``ValidationChild``),
+    /// then here every one that met none, a cycle's findings and graph standing in for its
+    /// resolution. A cycle met while listing is reported, and nothing resolved. The listing and
+    /// each resolution run in a step of their own (``step(_:)``), so what the fresh containers do
+    /// in `autoRegister()` is validation's too. Then ends the task-bound blocks validation opened,
+    /// also when cancelled, so what was created in them is shut down. In a child, answers the
+    /// call it was started for, or returns at once.
+    func resolving(
+        at site: String, validating list: String, listing: () -> (count: Int, listing: String?),
+        _ resolve: (Int) async -> Void
+    ) async throws {
+        let call = ValidationChild.call(at: site, validating: list)
         if let request = ValidationChild.request {
             guard request.call == call else { return }
-            await ValidationChild.answer(request, for: self, count: count, resolve)
+            await ValidationChild.answer(
+                request, for: self, list: { await step(listing) }, { index in await step { await resolve(index) } })
         }
-        let cycles = await ValidationChild.cycles(of: call, count: count)
         do {
+            let answers = try await ValidationChild.cycles(of: call)
+            if let cycle = answers?.cycles[-1] {
+                for finding in cycle.findings { sink.report(finding) }
+                recorder.merge(cycle.graph)
+                await sink.closeBlocks()
+                return
+            }
+            try Task.checkCancellation()
+            let (count, listed) = await step(listing)
+            var cycles = answers?.cycles ?? [:]
+            if let answers, !answers.match(count: count, listing: listed) {
+                Diagnostics.log(
+                    "FactoryKit: validate at \(call): a child process found other factories to resolve than this "
+                        + "process; its answer is not used, and a cycle stops this process.")
+                cycles = [:]
+            }
             for index in 0..<count {
                 try Task.checkCancellation()
                 guard let cycle = cycles[index] else {
-                    await resolve(index)
+                    await step { await resolve(index) }
                     continue
                 }
                 for finding in cycle.findings { sink.report(finding) }
@@ -72,9 +97,20 @@ final class ValidationRun {
         await sink.closeBlocks()
     }
 
+    /// Runs `body`, a listing or one factory's resolution, with new singletons (which the
+    /// resolution of ``validate(_:in:isolation:preparing:)`` keeps), a fresh `Container.shared`
+    /// and the run's sink bound: the fresh containers `body` makes run `autoRegister()` here, and
+    /// leave nothing in the process's singletons; a cycle they reach is reported by a child.
+    func step<R: Sendable>(_ body: () async -> R) async -> R {
+        let shared = Container()
+        adopt(shared)
+        return await ValidationBindings(sink: sink, shared: shared, singletons: Scope.Singleton(), isolation: nil)
+            .bind(body)
+    }
+
     /// Returns the issues reported (with `oncePerCycle`, each dependency cycle once, however many
     /// of its factories found it), the scope leaks the graph shows, and the graph. After
-    /// ``resolving(_:)``, which ended the task-bound blocks.
+    /// ``resolving(at:validating:listing:_:)``, which ended the task-bound blocks.
     func finish(oncePerCycle: Bool = false) -> (issues: [ValidationIssue], graph: DependencyGraph) {
         withExtendedLifetime(containers) {
             let graph = recorder.graph
