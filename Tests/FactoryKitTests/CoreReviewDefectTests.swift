@@ -464,13 +464,15 @@ private final class RegisteringHost: ManagedContainer, AutoRegistering, @uncheck
     let peerCreating = DispatchSemaphore(value: 0)
     /// Signalled when `autoRegister()` has begun, so the peer's thread finds it running.
     let registering = DispatchSemaphore(value: 0)
-    static let settle: TimeInterval = 0.1
+    /// How long `autoRegister()` waits, once the peer's creation has begun, before it resolves
+    /// the peer.
+    var settle: TimeInterval = 0.1
 
     func autoRegister() {
         guard let peer else { return }
         registering.signal()
         ReviewChild.wait(for: peerCreating, "the peer's creation")
-        Thread.sleep(forTimeInterval: Self.settle)
+        Thread.sleep(forTimeInterval: settle)
         _ = peer.scoped()
     }
 
@@ -529,6 +531,50 @@ private enum AutoRegistrationMeetsCreation {
                 results.withLock { $0.sorted() } == ["plain", "plain"], "round \(round): \(results.withLock { $0 })")
             withExtendedLifetime((host, peer)) {}
         }
+    }
+}
+
+/// A logger that resolves from a container of its own, whose `autoRegister()` another thread is
+/// running: a thread waiting long enough to log waits again, inside its first wait.
+private final class LoggingSink: ManagedContainer, AutoRegistering, @unchecked Sendable {
+    let manager = ContainerManager()
+    func autoRegister() { Thread.sleep(forTimeInterval: 0.15) }
+    var name: Factory<String> { self { "sink" } }
+}
+
+/// The loop of `AutoRegistrationMeetsCreation`, with the thread that waits for `autoRegister()`
+/// logging a slow wait through `LoggingSink` before the loop closes.
+private enum AutoRegistrationMeetsCreationWhileLogging {
+    static func run(rounds: Int) {
+        ReviewChild.startWatchdog("an auto-registration meeting a creation, with a resolving logger")
+        let sink = LoggingSink()
+        let logged = ReviewGuarded(0)
+        Container.shared.manager.waitWarningInterval = 0.03
+        Container.shared.manager.logger = { _ in
+            _ = sink.name()
+            logged.withLock { $0 += 1 }
+        }
+        Thread.detachNewThread { _ = sink.name() }
+        for round in 0..<rounds {
+            let host = RegisteringHost()
+            let peer = ScopedPeer(host: host)
+            host.peer = peer
+            host.settle = 0.3
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                _ = host.plain()
+                done.signal()
+            }
+            Thread.detachNewThread {
+                ReviewChild.wait(for: host.registering, "round \(round)'s auto-registration")
+                _ = peer.scoped()
+                done.signal()
+            }
+            ReviewChild.wait(for: done, "round \(round)'s first uses")
+            ReviewChild.wait(for: done, "round \(round)'s first uses")
+            withExtendedLifetime((host, peer)) {}
+        }
+        ReviewChild.check(logged.withLock { $0 } > 0, "no slow wait was logged: the case was not exercised")
     }
 }
 
@@ -792,6 +838,20 @@ struct CoreReviewDefectTests {
     @Test func anAutoRegistrationAndACreationWaitingOnEachOtherDoNotReportACycle() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             AutoRegistrationMeetsCreation.run(rounds: 5)
+        }
+        if result?.exitStatus != .exitCode(0) {
+            Issue.record("the child said: \(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")
+        }
+    }
+
+    /// 3, again, with a logger that resolves: the thread waiting for `autoRegister()` logs its
+    /// slow wait through a container whose own `autoRegister()` is running, so it waits again
+    /// inside its wait; once that inner wait is over, the outer one is in the wait graph again,
+    /// and the loop is still broken rather than left to hang.
+    ///
+    @Test func aWaitForAutoRegistrationThatLogsThroughAResolvingLoggerIsStillReleased() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            AutoRegistrationMeetsCreationWhileLogging.run(rounds: 2)
         }
         if result?.exitStatus != .exitCode(0) {
             Issue.record("the child said: \(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")

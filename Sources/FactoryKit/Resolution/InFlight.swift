@@ -203,9 +203,8 @@ enum WaitGraph {
             var awaited = flight
             var goesOn: ResolutionChain?
             func register() {
-                chain.waitingFor = flight
-                chain.waitGoesOnAtCycle = !reportingCycle
-                chain.waitingFrames = chain.frames.array
+                chain.waits.append(
+                    ResolutionChain.Wait(flight: flight, goesOnAtCycle: !reportingCycle, frames: chain.frames.array))
             }
             while awaited.owner !== chain {
                 let owner = awaited.owner
@@ -216,17 +215,19 @@ enum WaitGraph {
                     register()
                     return nil
                 }
-                if goesOn == nil && owner.waitGoesOnAtCycle { goesOn = owner }
-                let from = awaited.frameIndex.map { $0 + 1 } ?? owner.waitingFrames.count
-                let frames = owner.waitingFrames.dropFirst(from)
+                let wait = owner.waits[owner.waits.count - 1]
+                if goesOn == nil && wait.goesOnAtCycle { goesOn = owner }
+                let from = awaited.frameIndex.map { $0 + 1 } ?? wait.frames.count
+                let frames = wait.frames.dropFirst(from)
                 involved.append(frames)
                 segments.append(frames.isEmpty ? [next.label] : frames.map(\.description))
                 awaited = next
             }
             if reportingCycle, let goesOn, let next = goesOn.waitingFor {
-                goesOn.releasedFromWait = true
-                goesOn.waitingFor = nil
-                swap(&releasedFrames, &goesOn.waitingFrames)
+                let innermost = goesOn.waits.count - 1
+                goesOn.waits[innermost].released = true
+                goesOn.waits[innermost].flight = nil
+                swap(&releasedFrames, &goesOn.waits[innermost].frames)
                 wake = next
                 register()
                 return nil
@@ -248,19 +249,13 @@ enum WaitGraph {
     /// Whether another thread released `chain` from its wait for an `autoRegister()` run, to
     /// break a cycle (see `enter`).
     static func isReleased(_ chain: ResolutionChain) -> Bool {
-        lock.withLock { _ in chain.releasedFromWait }
+        lock.withLock { _ in chain.waits.last?.released ?? false }
     }
 
-    /// Records that `chain` waits no more. The frames it had published, which hold parameters
+    /// Records that `chain`'s innermost wait is over. The frames it had published, which hold parameters
     /// (user values), are released after the lock.
     static func leave(_ chain: ResolutionChain) {
-        let frames = lock.withLock { _ -> [ResolutionFrame] in
-            chain.waitingFor = nil
-            chain.waitGoesOnAtCycle = false
-            chain.releasedFromWait = false
-            defer { chain.waitingFrames = [] }
-            return chain.waitingFrames
-        }
+        let frames = lock.withLock { _ in chain.waits.removeLast().frames }
         withExtendedLifetime(frames) {}
     }
 }

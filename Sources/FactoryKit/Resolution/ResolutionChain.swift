@@ -168,12 +168,24 @@ final class ResolutionChain: @unchecked Sendable {
     /// Inside an async factory's closure: where the finished lines go, and how deep they start.
     @exclusivity(unchecked) var asyncTrace: AsyncTrace?
     @exclusivity(unchecked) var traceDepthOffset = 0
-    @exclusivity(unchecked) var waitingFor: InFlight?
-    @exclusivity(unchecked) var waitingFrames: [ResolutionFrame] = []
-    /// Whether the wait goes on at a cycle (a wait for `autoRegister()`), and whether another
-    /// thread released it to break one; see `WaitGraph.enter`.
-    @exclusivity(unchecked) var waitGoesOnAtCycle = false
-    @exclusivity(unchecked) var releasedFromWait = false
+    /// This thread's waits for other threads' creations, innermost last (a logger called during
+    /// a long wait may resolve and wait again); see `WaitGraph`.
+    @exclusivity(unchecked) var waits: [Wait] = []
+
+    /// A wait of this thread, as the wait graph sees it.
+    struct Wait {
+        /// The creation waited for; `nil` once another thread released the wait.
+        var flight: InFlight?
+        /// Whether the wait goes on at a cycle (a wait for `autoRegister()`), and whether another
+        /// thread released it to break one; see `WaitGraph.enter`.
+        var goesOnAtCycle: Bool
+        var released = false
+        /// The thread's frames when the wait began, for a cycle's path.
+        var frames: [ResolutionFrame]
+    }
+
+    /// The creation this thread waits for now.
+    var waitingFor: InFlight? { waits.last?.flight }
     /// The creations of kept values (singleton, cached, shared) in progress on this thread,
     /// innermost last: the index of the creating factory's frame, its scope and its definition. A
     /// task-bound value resolved inside one would be kept past its block (see `TaskBoundCapture`).
