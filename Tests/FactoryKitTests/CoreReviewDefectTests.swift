@@ -464,15 +464,18 @@ private final class RegisteringHost: ManagedContainer, AutoRegistering, @uncheck
     let peerCreating = DispatchSemaphore(value: 0)
     /// Signalled when `autoRegister()` has begun, so the peer's thread finds it running.
     let registering = DispatchSemaphore(value: 0)
+    /// Signalled when `autoRegister()` is about to resolve the peer.
+    let resolvingPeer = DispatchSemaphore(value: 0)
     /// How long `autoRegister()` waits, once the peer's creation has begun, before it resolves
     /// the peer.
-    var settle: TimeInterval = 0.1
+    let settle: TimeInterval = 0.1
 
     func autoRegister() {
         guard let peer else { return }
         registering.signal()
         ReviewChild.wait(for: peerCreating, "the peer's creation")
         Thread.sleep(forTimeInterval: settle)
+        resolvingPeer.signal()
         _ = peer.scoped()
     }
 
@@ -535,31 +538,36 @@ private enum AutoRegistrationMeetsCreation {
 }
 
 /// A logger that resolves from a container of its own, whose `autoRegister()` another thread is
-/// running: a thread waiting long enough to log waits again, inside its first wait.
+/// running until `release` is signalled: a thread waiting long enough to log waits again, inside
+/// its first wait.
 private final class LoggingSink: ManagedContainer, AutoRegistering, @unchecked Sendable {
     let manager = ContainerManager()
-    func autoRegister() { Thread.sleep(forTimeInterval: 0.15) }
+    let release = DispatchSemaphore(value: 0)
+    func autoRegister() { ReviewChild.wait(for: release, "the logging sink's release") }
     var name: Factory<String> { self { "sink" } }
 }
 
-/// The loop of `AutoRegistrationMeetsCreation`, with the thread that waits for `autoRegister()`
-/// logging a slow wait through `LoggingSink` before the loop closes.
+/// The loop of `AutoRegistrationMeetsCreation`, where the thread that waits for `autoRegister()`
+/// logs its slow wait through a `LoggingSink` and waits for the sink's `autoRegister()` inside
+/// that wait. The other thread closes the loop while that inner wait lasts; when it ends, the
+/// loop is found and broken.
 private enum AutoRegistrationMeetsCreationWhileLogging {
     static func run(rounds: Int) {
         ReviewChild.startWatchdog("an auto-registration meeting a creation, with a resolving logger")
-        let sink = LoggingSink()
+        let sink = ReviewGuarded(LoggingSink())
         let logged = ReviewGuarded(0)
         Container.shared.manager.waitWarningInterval = 0.03
         Container.shared.manager.logger = { _ in
-            _ = sink.name()
+            _ = sink.withLock { $0 }.name()
             logged.withLock { $0 += 1 }
         }
-        Thread.detachNewThread { _ = sink.name() }
         for round in 0..<rounds {
+            let roundSink = LoggingSink()
+            sink.withLock { $0 = roundSink }
+            Thread.detachNewThread { _ = roundSink.name() }
             let host = RegisteringHost()
             let peer = ScopedPeer(host: host)
             host.peer = peer
-            host.settle = 0.3
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 _ = host.plain()
@@ -570,6 +578,11 @@ private enum AutoRegistrationMeetsCreationWhileLogging {
                 _ = peer.scoped()
                 done.signal()
             }
+            // The host's thread begins its wait for the peer's creation while the peer's thread
+            // waits for the sink, inside its wait for the host's `autoRegister()`.
+            ReviewChild.wait(for: host.resolvingPeer, "round \(round)'s wait for the peer")
+            Thread.sleep(forTimeInterval: 0.2)
+            roundSink.release.signal()
             ReviewChild.wait(for: done, "round \(round)'s first uses")
             ReviewChild.wait(for: done, "round \(round)'s first uses")
             withExtendedLifetime((host, peer)) {}

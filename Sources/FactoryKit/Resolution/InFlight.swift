@@ -192,58 +192,89 @@ enum WaitGraph {
     /// one thread, the same calls nest without a cycle.
     @discardableResult
     static func enter(_ chain: ResolutionChain, waitingFor flight: InFlight, reportingCycle: Bool = true) -> Bool {
-        var releasedFrames: [ResolutionFrame] = []
-        var wake: InFlight?
-        let cycle: (path: [String], sites: [String: String])? = lock.withLock { _ in
-            // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
-            // chain comes back to `chain`, each thread's stack contributes the frames from the
-            // creation the previous thread waits for up to the creation it waits for itself.
-            var segments: [[String]] = []
-            var involved: [ArraySlice<ResolutionFrame>] = []
-            var awaited = flight
-            var goesOn: ResolutionChain?
-            func register() {
+        var effects = Effects()
+        let outcome = lock.withLock { _ -> Outcome in
+            let outcome = settle(chain, waitingFor: flight, reportingCycle: reportingCycle, &effects)
+            if case .wait = outcome {
                 chain.waits.append(
                     ResolutionChain.Wait(flight: flight, goesOnAtCycle: !reportingCycle, frames: chain.frames.array))
             }
-            while awaited.owner !== chain {
-                let owner = awaited.owner
-                // A finished creation is no wait: its waiter is about to return, however long it
-                // has not yet left the graph. Only creations in progress, whose creators are
-                // inside them, can close a cycle.
-                guard let next = owner.waitingFor, !awaited.isFinished, !next.isFinished else {
-                    register()
-                    return nil
-                }
-                let wait = owner.waits[owner.waits.count - 1]
-                if goesOn == nil && wait.goesOnAtCycle { goesOn = owner }
-                let from = awaited.frameIndex.map { $0 + 1 } ?? wait.frames.count
-                let frames = wait.frames.dropFirst(from)
-                involved.append(frames)
-                segments.append(frames.isEmpty ? [next.label] : frames.map(\.description))
-                awaited = next
-            }
-            if reportingCycle, let goesOn, let next = goesOn.waitingFor {
-                let innermost = goesOn.waits.count - 1
-                goesOn.waits[innermost].released = true
-                goesOn.waits[innermost].flight = nil
-                swap(&releasedFrames, &goesOn.waits[innermost].frames)
-                wake = next
-                register()
-                return nil
-            }
-            var own = chain.frames.array.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
-            if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
-            var path = own + segments.joined()
-            if path.count == 1 || path.last != path.first { path.append(path[0]) }
-            return (path, ResolutionFrame.sites(of: chain.frames.array + involved.joined()))
+            return outcome
         }
-        withExtendedLifetime(releasedFrames) {}
-        wake?.wakeWaiters()
-        guard let cycle else { return true }
-        if !reportingCycle { return false }
-        DependencyCycle.report(
-            path: cycle.path, chain: chain, acrossThreads: flight.owner !== chain, sites: cycle.sites)
+        return conclude(outcome, chain: chain, flight: flight, effects)
+    }
+
+    /// What a wait about to begin (or to resume) meets.
+    private enum Outcome {
+        /// No cycle, or one broken by releasing another thread's wait: wait.
+        case wait
+        /// A cycle, and this wait goes on instead (a wait for `autoRegister()`).
+        case goOn
+        /// A cycle to report: its path and where its factories are defined.
+        case cycle(path: [String], sites: [String: String])
+    }
+
+    /// What a decision leaves to do once the lock is given up: frames to release, and a creation
+    /// whose waiters to wake (one was released).
+    private struct Effects {
+        var released: [ResolutionFrame] = []
+        var wake: InFlight?
+    }
+
+    /// Decides, under the lock, what `chain`'s wait for `flight` meets; releases the first wait
+    /// for `autoRegister()` on a cycle when this wait reports cycles.
+    private static func settle(
+        _ chain: ResolutionChain, waitingFor flight: InFlight, reportingCycle: Bool, _ effects: inout Effects
+    ) -> Outcome {
+        // Follow the waits: flight is owned by C1, which waits for F1, owned by C2, ... If the
+        // chain comes back to `chain`, each thread's stack contributes the frames from the
+        // creation the previous thread waits for up to the creation it waits for itself.
+        var segments: [[String]] = []
+        var involved: [ArraySlice<ResolutionFrame>] = []
+        var awaited = flight
+        var goesOn: ResolutionChain?
+        while awaited.owner !== chain {
+            let owner = awaited.owner
+            // A finished creation is no wait: its waiter is about to return, however long it has
+            // not yet left the graph. Only creations in progress, whose creators are inside them,
+            // can close a cycle.
+            guard let next = owner.waitingFor, !awaited.isFinished, !next.isFinished else { return .wait }
+            let wait = owner.waits[owner.waits.count - 1]
+            if goesOn == nil && wait.goesOnAtCycle { goesOn = owner }
+            let from = awaited.frameIndex.map { $0 + 1 } ?? wait.frames.count
+            let frames = wait.frames.dropFirst(from)
+            involved.append(frames)
+            segments.append(frames.isEmpty ? [next.label] : frames.map(\.description))
+            awaited = next
+        }
+        if !reportingCycle { return .goOn }
+        if let goesOn, let next = goesOn.waitingFor {
+            let innermost = goesOn.waits.count - 1
+            goesOn.waits[innermost].released = true
+            goesOn.waits[innermost].flight = nil
+            swap(&effects.released, &goesOn.waits[innermost].frames)
+            effects.wake = next
+            return .wait
+        }
+        var own = chain.frames.array.dropFirst(awaited.frameIndex ?? chain.frames.count).map(\.description)
+        if awaited.labelIsStep || own.isEmpty { own.insert(awaited.label, at: 0) }
+        var path = own + segments.joined()
+        if path.count == 1 || path.last != path.first { path.append(path[0]) }
+        return .cycle(path: path, sites: ResolutionFrame.sites(of: chain.frames.array + involved.joined()))
+    }
+
+    /// Carries out `outcome` with no lock held: `true` to wait, `false` to go on; a cycle stops.
+    private static func conclude(_ outcome: Outcome, chain: ResolutionChain, flight: InFlight, _ effects: Effects)
+        -> Bool
+    {
+        withExtendedLifetime(effects.released) {}
+        effects.wake?.wakeWaiters()
+        switch outcome {
+        case .wait: return true
+        case .goOn: return false
+        case .cycle(let path, let sites):
+            DependencyCycle.report(path: path, chain: chain, acrossThreads: flight.owner !== chain, sites: sites)
+        }
     }
 
     /// Whether another thread released `chain` from its wait for an `autoRegister()` run, to
@@ -254,8 +285,23 @@ enum WaitGraph {
 
     /// Records that `chain`'s innermost wait is over. The frames it had published, which hold parameters
     /// (user values), are released after the lock.
+    ///
+    /// A wait it ends inside another (a logger called during a long wait resolved and waited
+    /// again) returns the outer wait to the graph, which checks it again as if it began now: a
+    /// thread may have begun waiting for this one meanwhile.
     static func leave(_ chain: ResolutionChain) {
-        let frames = lock.withLock { _ in chain.waits.removeLast().frames }
+        var effects = Effects()
+        let (frames, resumed) = lock.withLock { _ -> ([ResolutionFrame], (Outcome, InFlight)?) in
+            let frames = chain.waits.removeLast().frames
+            guard let outer = chain.waits.last, let flight = outer.flight else { return (frames, nil) }
+            let outcome = settle(chain, waitingFor: flight, reportingCycle: !outer.goesOnAtCycle, &effects)
+            if case .goOn = outcome {
+                chain.waits[chain.waits.count - 1].released = true
+                chain.waits[chain.waits.count - 1].flight = nil
+            }
+            return (frames, (outcome, flight))
+        }
         withExtendedLifetime(frames) {}
+        if let (outcome, flight) = resumed { _ = conclude(outcome, chain: chain, flight: flight, effects) }
     }
 }
