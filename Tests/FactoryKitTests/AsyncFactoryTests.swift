@@ -430,3 +430,75 @@ final class AsyncFactoryXCTests: ContainerTestCase {
         XCTAssertEqual(seen.lines, ["arg"])
     }
 }
+
+/// An async creation whose closure waits for two creations at once (`async let`), one of which,
+/// begun by another task, waits for the first creation: a cycle, though the closure's other wait
+/// began later.
+private final class ParallelWaitsContainer: SharedContainer, @unchecked Sendable {
+    static let shared = ParallelWaitsContainer()
+    let manager = ContainerManager()
+
+    var root: AsyncFactory<AsyncDatabase> {
+        self {
+            async let cyclic = self.cyclic()
+            async let slow: AsyncDatabase = {
+                // Begins its wait after the cyclic one has.
+                try await Task.sleep(for: .milliseconds(50))
+                return try await self.slow()
+            }()
+            _ = try await (cyclic, slow)
+            return AsyncDatabase(name: "root")
+        }
+        .cached
+    }
+    var cyclic: AsyncFactory<AsyncDatabase> {
+        self {
+            try await Task.sleep(for: .milliseconds(150))
+            _ = try await self.root()
+            return AsyncDatabase(name: "cyclic")
+        }
+        .cached
+    }
+    var slow: AsyncFactory<AsyncDatabase> {
+        self {
+            try await Task.sleep(for: .milliseconds(400))
+            return AsyncDatabase(name: "slow")
+        }
+        .cached
+    }
+}
+
+@Suite struct AsyncParallelWaitTests {
+    /// The cycle is found whichever of the closure's waits began last; it hung when the later
+    /// wait took the place of the earlier one in the wait graph.
+    @Test func aCycleThroughOneOfAClosuresParallelWaitsThrows() async {
+        let container = ParallelWaitsContainer()
+        let clock = ContinuousClock()
+        let began = clock.now
+        // The resolution, raced against a deadline; a hang loses, and is then cancelled.
+        let outcome = await withTaskGroup(of: Result<AsyncDatabase, any Error>?.self) { group in
+            group.addTask {
+                // The cyclic creation begins first, in a task of its own, so the cycle is not on
+                // any one task's resolution stack: only the wait graph can find it.
+                let cyclic = Task { try await container.cyclic() }
+                try? await Task.sleep(for: .milliseconds(20))
+                defer { cyclic.cancel() }
+                do { return .success(try await container.root()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        let elapsed = clock.now - began
+        guard let outcome else {
+            Issue.record("the resolution hung on a cycle through a parallel wait")
+            return
+        }
+        #expect(throws: DependencyCycleError.self) { try outcome.get() }
+        #expect(elapsed < .seconds(5))
+    }
+}

@@ -261,7 +261,7 @@ extension AsyncFactoryRegistration {
     func join(_ flight: AsyncFlightBase, from stack: [AsyncFrame], isCreator: Bool) async throws -> T {
         let waiter = stack.last(where: { $0.flight != nil })?.flight
         try AsyncWaitGraph.enter(waiter, waitingFor: flight)
-        defer { AsyncWaitGraph.leave(waiter) }
+        defer { AsyncWaitGraph.leave(waiter, waitingFor: flight) }
         return try await unsafeDowncast(flight, to: AsyncFlight<T>.self).value(isCreator: isCreator)
     }
 }

@@ -12,8 +12,9 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 @usableFromInline
 class AsyncFlightBase: Flight, @unchecked Sendable {
     let label: String
-    /// The creation this one's closure is waiting for, if any; guarded by `AsyncWaitGraph`.
-    var waitingOn: AsyncFlightBase?
+    /// The creations this one's closure is waiting for: several at once when its child tasks
+    /// (`async let`, a task group) each wait for one. Guarded by `AsyncWaitGraph`.
+    var waitingOn: [AsyncFlightBase] = []
 
     @usableFromInline
     init(label: String) {
@@ -212,19 +213,32 @@ enum AsyncWaitGraph {
     static func enter(_ waiter: AsyncFlightBase?, waitingFor flight: AsyncFlightBase) throws {
         guard let waiter else { return }
         try lock.withLock { _ in
-            var path = [waiter.label]
-            var current: AsyncFlightBase? = flight
-            while let step = current {
-                path.append(step.label)
-                if step === waiter { throw DependencyCycleError(path: path) }
-                current = step.waitingOn
-            }
-            waiter.waitingOn = flight
+            if let path = path(from: flight, to: waiter) { throw DependencyCycleError(path: [waiter.label] + path) }
+            waiter.waitingOn.append(flight)
         }
     }
 
-    static func leave(_ waiter: AsyncFlightBase?) {
+    /// The labels of a chain of waits from `start` to `target`, both included, if there is one.
+    /// Every wait is followed, not only the latest: a creation whose child tasks wait for several
+    /// others at once closes a cycle through any of them.
+    private static func path(from start: AsyncFlightBase, to target: AsyncFlightBase) -> [String]? {
+        var visited: Set<ObjectIdentifier> = []
+        var pending: [(flight: AsyncFlightBase, path: [String])] = [(start, [start.label])]
+        while let (flight, path) = pending.popLast() {
+            if flight === target { return path }
+            guard visited.insert(ObjectIdentifier(flight)).inserted else { continue }
+            for next in flight.waitingOn { pending.append((next, path + [next.label])) }
+        }
+        return nil
+    }
+
+    /// Records that one of `waiter`'s waits for `flight` is over.
+    static func leave(_ waiter: AsyncFlightBase?, waitingFor flight: AsyncFlightBase) {
         guard let waiter else { return }
-        lock.withLock { _ in waiter.waitingOn = nil }
+        let ended = lock.withLock { _ -> AsyncFlightBase? in
+            guard let index = waiter.waitingOn.firstIndex(where: { $0 === flight }) else { return nil }
+            return waiter.waitingOn.remove(at: index)
+        }
+        withExtendedLifetime(ended) {}
     }
 }
