@@ -117,3 +117,81 @@ struct ValidationChildAnswerTests {
         }
     #endif
 }
+
+extension Container {
+    /// Appends this process's identifier to the file `FACTORYKIT_TEST_RESOLVED_IN` names.
+    var recordsItsProcess: Factory<Int> {
+        self {
+            if let path = ProcessInfo.processInfo.environment["FACTORYKIT_TEST_RESOLVED_IN"] {
+                let file = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+                if file >= 0 {
+                    FileHandle(fileDescriptor: file, closeOnDealloc: true).write(Data("\(getpid())\n".utf8))
+                }
+            }
+            return 1
+        }
+    }
+}
+
+@Suite(.container)
+struct ValidationChildRequestTests {
+    /// The request reaches the child whole, whatever its call site and result file hold (split
+    /// at `@`, a call site in `At@Site.swift` made the child take itself for a parent, and start
+    /// children without end).
+    @Test func aRequestRoundTripsWhateverItsCallAndPathHold() {
+        let request = ValidationChild.Request(
+            call: "FactoryKitTests/At@Site.swift:3:5~0123456789abcdef#0", start: 2,
+            result: "/tmp/with@sign/and \"quotes\"\n/factorykit-1")
+        #expect(ValidationChild.Request(decoding: request.encoded) == request)
+        #expect(ValidationChild.Request(decoding: "FactoryKitTests/At@Site.swift:3:5~0#0@0@/tmp/x") == nil)
+        #expect(ValidationChild.Request(decoding: "") == nil)
+    }
+
+    /// A call site whose file's name holds `@` is answered by its child like any other.
+    @Test func aCallSiteWithAnAtSignIsAnswered() async throws {
+        let issues = try await Container.shared.validate(
+            [\.answeredCycle], in: Container(), fileID: "FactoryKitTests/At@Site.swift")
+        guard !isValidationChild else { return }
+        #expect(issues.map(\.kind) == [.cycle])
+    }
+
+    /// No process with `FACTORYKIT_VALIDATE_CHILD` set starts a child, also one whose value it
+    /// cannot read: it resolves the factories itself.
+    @Test func aProcessWithAnUnreadableRequestStartsNoChild() async throws {
+        if let path = ProcessInfo.processInfo.environment["FACTORYKIT_TEST_RESOLVED_IN"] {
+            // In the process started below, or in a child process it started.
+            _ = try await Container.shared.validate(\.recordsItsProcess)
+            _ = FileManager.default.createFile(atPath: path + ".done", contents: nil)
+            return
+        }
+        guard !isValidationChild else { return }
+        #expect(!ValidationChild.canStart(in: [ValidationChild.variable: "not a request"]))
+        let record = childRecord("unreadable")
+        defer {
+            try? FileManager.default.removeItem(atPath: record)
+            try? FileManager.default.removeItem(atPath: record + ".done")
+        }
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL
+        process.arguments = ValidationChild.arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            [ValidationChild.variable: "not a request", "FACTORYKIT_TEST_RESOLVED_IN": record],
+            uniquingKeysWith: { $1 })
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: promptly)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the process did not end within \(Int(promptly)) s")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: record + ".done"), "the process did not validate")
+        let resolvedIn = FileManager.default.contents(atPath: record).map {
+            String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        #expect(resolvedIn == ["\(process.processIdentifier)"])
+    }
+}

@@ -40,7 +40,8 @@ import Foundation
 /// (it never reached the call, or crashed), or none that matched, the parent resolves the rest
 /// itself and a cycle stops it, naming each factory of the cycle with `path:line`.
 enum ValidationChild {
-    /// The environment variable that makes a process a child: `call@start@result file`.
+    /// The environment variable that makes a process a child: a ``Request``, as JSON. A process
+    /// with it set, whatever its value, never starts a child itself.
     static let variable = "FACTORYKIT_VALIDATE_CHILD"
 
     /// The environment variable that sets ``reachDeadline(in:)``, in seconds.
@@ -76,14 +77,37 @@ enum ValidationChild {
         }
     }
 
-    /// The call a child answers (see ``call(at:validating:)``), the first factory to resolve, and
-    /// the file to write to; nil in any other process.
-    static let request: (call: String, start: Int, result: String)? = {
-        guard let value = ProcessInfo.processInfo.environment[variable] else { return nil }
-        let parts = value.split(separator: "@", maxSplits: 2).map(String.init)
-        guard parts.count == 3, let start = Int(parts[1]) else { return nil }
-        return (parts[0], start, parts[2])
-    }()
+    /// What a child is asked: the call it answers (see ``call(at:validating:)``), the first
+    /// factory to resolve, and the file to write to. ``variable`` holds it as JSON, so no
+    /// character of the call site or the path (an `@` in a file's name) can be taken for the
+    /// end of a field.
+    struct Request: Codable, Equatable {
+        var call: String
+        var start: Int
+        var result: String
+
+        /// The value of ``variable`` that asks for this.
+        var encoded: String {
+            // Encoding strings and an integer cannot fail.
+            String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+        }
+
+        /// The request `value` of ``variable`` encodes, or nil.
+        init?(decoding value: String) {
+            guard let request = try? JSONDecoder().decode(Request.self, from: Data(value.utf8)) else { return nil }
+            self = request
+        }
+
+        init(call: String, start: Int, result: String) {
+            self.call = call
+            self.start = start
+            self.result = result
+        }
+    }
+
+    /// What this process is asked, as a child; nil in any other process, and in one whose
+    /// ``variable`` is set to something else, which answers nothing and starts no child.
+    static let request: Request? = ProcessInfo.processInfo.environment[variable].flatMap(Request.init(decoding:))
 
     /// The arguments a child is started with: FactoryTesting's, which run only the current test,
     /// or this process's own.
@@ -196,7 +220,14 @@ enum ValidationChild {
     /// nil where no child could run, one gave no answer, or one answered another call. Throws
     /// `CancellationError` when the task is cancelled, having ended the child.
     static func cycles(of call: String) async throws -> Answers? {
-        guard canStart else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        if environment[variable] != nil {
+            Diagnostics.log(
+                "FactoryKit: validate at \(call): \(variable) is set, but not to a request this process can "
+                    + "read; a process with it set starts no child process, so this one resolves the factories "
+                    + "itself, and a cycle stops it.")
+        }
+        guard canStart(in: environment) else { return nil }
         var answers = Answers()
         var start = 0
         while true {
@@ -222,10 +253,13 @@ enum ValidationChild {
         }
     }
 
-    /// Whether this process can start a child.
-    private static var canStart: Bool {
+    /// Whether this process can start a child: not where `environment` sets
+    /// `FACTORYKIT_VALIDATE_IN_PROCESS`, nor ``variable`` (this process is itself a child, even
+    /// one whose request it cannot read: a child that started children could start them without
+    /// end).
+    static func canStart(in environment: [String: String]) -> Bool {
         #if os(Linux) || os(macOS)
-            return ProcessInfo.processInfo.environment["FACTORYKIT_VALIDATE_IN_PROCESS"] == nil
+            return environment["FACTORYKIT_VALIDATE_IN_PROCESS"] == nil && environment[variable] == nil
         #else
             return false
         #endif
@@ -237,7 +271,8 @@ enum ValidationChild {
         #if os(Linux) || os(macOS)
             let result = FileManager.default.temporaryDirectory.appendingPathComponent("factorykit-\(UUID())")
             let marker = result.path + ".reached"
-            guard let executable = Bundle.main.executableURL else { return nil }
+            guard canStart(in: ProcessInfo.processInfo.environment), let executable = Bundle.main.executableURL
+            else { return nil }
             defer {
                 try? FileManager.default.removeItem(at: result)
                 try? FileManager.default.removeItem(atPath: marker)
@@ -246,7 +281,7 @@ enum ValidationChild {
             process.executableURL = executable
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(
-                [variable: "\(call)@\(start)@\(result.path)"], uniquingKeysWith: { $1 })
+                [variable: Request(call: call, start: start, result: result.path).encoded], uniquingKeysWith: { $1 })
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let ended = Locked(false)
@@ -321,7 +356,7 @@ enum ValidationChild {
     /// resolves them from the one asked for on, writes that it is done, and exits. A cycle met
     /// meanwhile ends the child earlier (``exitAtCycle(_:)``).
     static func answer(
-        _ request: (call: String, start: Int, result: String), for run: ValidationRun,
+        _ request: Request, for run: ValidationRun,
         list: () async -> (count: Int, listing: String?), _ resolve: (Int) async -> Void
     ) async -> Never {
         _ = FileManager.default.createFile(atPath: request.result + ".reached", contents: nil)
