@@ -205,13 +205,21 @@ enum ValidationChild {
 
     /// How long a child may take to reach the call before it is terminated: `deadline` of the
     /// environment, else 300 s, which a child of a test bundle on a loaded machine (it took over
-    /// 20 s to start at load 25 on 2 cores) stays well within.
+    /// 20 s to start at load 25 on 2 cores) stays well within. A value that is not a positive
+    /// number (`nan`, `-5`, `abc`) gives 300 s; one of ``longestDeadline`` or more (`inf`,
+    /// `1e17`), in effect none, gives ``longestDeadline``.
     static func reachDeadline(in environment: [String: String]) -> Duration {
         guard let text = environment[deadlineVariable], let seconds = Double(text), seconds > 0 else {
             return .seconds(300)
         }
+        guard seconds < longestDeadlineSeconds else { return longestDeadline }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
+
+    /// The longest ``reachDeadline(in:)``, about 31 years: no deadline in effect, and far from
+    /// what overflows a `Duration` or a clock's instant.
+    static let longestDeadline = Duration.seconds(Int64(longestDeadlineSeconds))
+    private static let longestDeadlineSeconds: Double = 1_000_000_000
 
     /// A deadline for tests, in place of the environment's.
     @TaskLocal static var deadlineForTests: Duration?
@@ -277,6 +285,8 @@ enum ValidationChild {
                 try? FileManager.default.removeItem(at: result)
                 try? FileManager.default.removeItem(atPath: marker)
             }
+            // Before the child starts: nothing between its start and its end may stop this process.
+            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
@@ -287,7 +297,6 @@ enum ValidationChild {
             let ended = Locked(false)
             process.terminationHandler = { _ in ended.withLock { $0 = true } }
             do { try process.run() } catch { return nil }
-            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
             let clock = ContinuousClock()
             let latest = clock.now.advanced(by: deadline)
             var reachedCall = false
