@@ -292,6 +292,8 @@ enum ValidationChild {
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(
                 [variable: Request(call: call, start: start, result: result.path).encoded], uniquingKeysWith: { $1 })
+            // The child reads no input: what this process has yet to read stays this process's.
+            process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let ended = Locked(false)
