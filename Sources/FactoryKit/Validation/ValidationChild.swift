@@ -225,7 +225,9 @@ enum ValidationChild {
     @TaskLocal static var deadlineForTests: Duration?
 
     /// The factories that met a cycle in a child process, by index, with what the child found;
-    /// nil where no child could run, one gave no answer, or one answered another call. Throws
+    /// nil where no child could run, or the first gave no answer or answered another call. When a
+    /// later child does, the answers of those before it stand: the factories from the one it was
+    /// asked about on are unanswered, and this process resolves them itself. Throws
     /// `CancellationError` when the task is cancelled, having ended the child.
     static func cycles(of call: String) async throws -> Answers? {
         let environment = ProcessInfo.processInfo.environment
@@ -239,18 +241,23 @@ enum ValidationChild {
         var answers = Answers()
         var start = 0
         while true {
+            // What a later child leaves unanswered, this process resolves; the cycles found before stand.
+            let rest =
+                start == 0
+                ? "a cycle stops this one."
+                : "this process resolves the factories from number \(start + 1) on itself, and a cycle among "
+                    + "them stops it; the \(answers.cycles.count) cycles found before stand."
             guard let line = try await answer(to: call, from: start) else {
-                Diagnostics.log(
-                    "FactoryKit: validate at \(call) had no answer from a child process; a cycle stops this one.")
-                return nil
+                Diagnostics.log("FactoryKit: validate at \(call) had no answer from a child process; " + rest)
+                return start == 0 ? nil : answers
             }
             guard line.call == call, line.done || line.index >= start || (line.index == -1 && start == 0),
                 answers.count == nil || (answers.count == line.count && answers.listing == line.listing)
             else {
                 Diagnostics.log(
                     "FactoryKit: validate at \(call) had an answer from a child process for another call or list "
-                        + "(\(line.call)); a cycle stops this one.")
-                return nil
+                        + "(\(line.call)); " + rest)
+                return start == 0 ? nil : answers
             }
             answers.count = line.count
             answers.listing = line.listing
