@@ -389,9 +389,15 @@ enum ValidationChild {
     }
 
     /// In a child, inside the resolution it answers for: reports `finding`, a cycle, writes it
-    /// with what the factory found and resolved before, and exits. Returns anywhere else.
+    /// with what the factory found and resolved before, and exits. So too on a thread where no
+    /// validation is bound, as one a factory hands work to and waits for (`DispatchQueue.async`
+    /// and a semaphore): what meets a cycle in a child while it answers is the factory's doing.
+    /// Returns anywhere else: outside a child, before it answers, or where another validation
+    /// is bound.
     static func exitAtCycle(_ finding: ValidationFinding) {
-        guard let answering = answering.withLock({ $0 }), ValidationSink.current === answering.run.sink else { return }
+        guard let answering = answering.withLock({ $0 }) else { return }
+        let sink = ValidationSink.current
+        guard sink == nil || sink === answering.run.sink else { return }
         answering.run.sink.report(finding)
         write(
             Line(
@@ -400,8 +406,13 @@ enum ValidationChild {
                 graph: answering.run.recorder.graph))
     }
 
+    /// Taken by the first thread to write the result, and never released: another waits until
+    /// the process has ended.
+    private static let writing = NSLock()
+
     /// Writes `line` to the result file and ends the child.
     private static func write(_ line: Line) -> Never {
+        writing.lock()
         if let request, let data = try? JSONEncoder().encode(line) {
             _ = FileManager.default.createFile(atPath: request.result, contents: data)
         }
