@@ -9,7 +9,10 @@ import Foundation
 /// the one asked for on, in order, as the parent would. At a cycle it writes that factory's
 /// findings and the graph it recorded to the result file and exits; the parent starts another
 /// child for the factories after it. Having run them all, it writes that it is done and exits.
-/// Every other `validate` call of a child returns at once, having resolved nothing.
+/// Every other `validate` call of a child returns at once, having resolved nothing: a call that is
+/// reached only depending on what an earlier one returned (`if !issues.isEmpty { … }`) is never
+/// reached in the child, gets no answer, and the parent resolves its factories itself. A process
+/// with ``variable`` set, whether or not it can read it, never starts a child itself.
 ///
 /// A call is the same in parent and child when it has the same call site, validates the same
 /// list (the container type and the listed factories, see ``call(at:validating:)``), and is the
@@ -27,10 +30,12 @@ import Foundation
 /// is left taken. A child costs a process start: about 80 ms for a debug test bundle on Linux
 /// running one test, about 3 s when FactoryKit's whole test run starts again.
 ///
-/// A child runs this executable from its start, so it may wait before it reaches the call (for
-/// input, or a lock the parent holds). As soon as it reaches the call it creates a marker file;
-/// one that has not within ``reachDeadline(in:)`` (300 s, or `FACTORYKIT_VALIDATE_CHILD_DEADLINE`
-/// seconds) is terminated, and counts as giving no answer. Resolving has no deadline. When the
+/// A child runs this executable from its start, so it may wait before it reaches the call (for a
+/// lock the parent holds). It reads no input: its standard input is `/dev/null`, so what the
+/// parent has yet to read stays the parent's. As soon as it reaches the call it creates a marker
+/// file; one that has not within ``reachDeadline(in:)`` (300 s, or
+/// `FACTORYKIT_VALIDATE_CHILD_DEADLINE` seconds; `inf` is in effect none) is terminated, and
+/// counts as giving no answer. Resolving has no deadline. When the
 /// task awaiting `validate` is cancelled, the child is terminated (`SIGTERM`, then `SIGKILL`
 /// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call,
 /// unless the parent is itself killed meanwhile.
@@ -38,7 +43,10 @@ import Foundation
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
 /// (it never reached the call, or crashed), or none that matched, the parent resolves the rest
-/// itself and a cycle stops it, naming each factory of the cycle with `path:line`.
+/// itself, from the factory that child was asked about on, and a cycle among them stops it,
+/// naming each factory of the cycle with `path:line`; the cycles earlier children found stand,
+/// and are never resolved here. A cycle met in a child on a thread where no validation is bound
+/// (one a factory hands work to and waits for) counts as the answering factory's.
 enum ValidationChild {
     /// The environment variable that makes a process a child: a ``Request``, as JSON. A process
     /// with it set, whatever its value, never starts a child itself.
