@@ -254,7 +254,7 @@ enum ValidationChild {
                 start == 0
                 ? "a cycle stops this one."
                 : "this process resolves the factories from number \(start + 1) on itself, and a cycle among "
-                    + "them stops it; the \(answers.cycles.count) cycles found before stand."
+                    + "them stops it; the cycles earlier children found (\(answers.cycles.count)) stand."
             guard let line = try await answer(to: call, from: start) else {
                 Diagnostics.log("FactoryKit: validate at \(call) had no answer from a child process; " + rest)
                 return start == 0 ? nil : answers
