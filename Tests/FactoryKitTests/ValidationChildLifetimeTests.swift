@@ -165,6 +165,26 @@ struct ValidationChildDeadlineTests {
         #expect(ValidationChild.reachDeadline(in: ["FACTORYKIT_VALIDATE_CHILD_DEADLINE": "soon"]) == .seconds(300))
     }
 
+    /// No value of `FACTORYKIT_VALIDATE_CHILD_DEADLINE` stops the process: an infinite or huge one
+    /// is the longest deadline, in effect none (`inf` and `1e17` trapped converting to `Int64`,
+    /// after the child had started, leaving it behind). One that is no positive number gives
+    /// 300 s.
+    @Test func anyDeadlineFromTheEnvironmentIsTaken() {
+        func deadline(_ text: String) -> Duration {
+            ValidationChild.reachDeadline(in: ["FACTORYKIT_VALIDATE_CHILD_DEADLINE": text])
+        }
+        for text in ["inf", "infinity", "1e17", "1e300", "1e9"] {
+            #expect(deadline(text) == ValidationChild.longestDeadline, "\(text)")
+        }
+        #expect(ValidationChild.longestDeadline >= .seconds(365 * 24 * 3600 * 30))
+        #expect(ContinuousClock.now.advanced(by: ValidationChild.longestDeadline) > .now)
+        #expect(deadline("999999999") == .seconds(999_999_999))
+        #expect(deadline("0.001") == .milliseconds(1))
+        for text in ["nan", "-inf", "-5", "0", "abc", ""] {
+            #expect(deadline(text) == .seconds(300), "\(text)")
+        }
+    }
+
     #if os(Linux)
         /// The description of a key path to a computed property can hold an address, which differs
         /// between runs of the executable: it is named by the image and offset instead.

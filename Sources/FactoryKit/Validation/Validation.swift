@@ -79,18 +79,28 @@ extension ManagedContainer {
     /// own only if their factories depend on state that differs between the calls.
     ///
     /// The child runs this executable again from its start, so what runs before this call runs
-    /// twice, side effects included, and if it waits (reads standard input, or takes a lock this
-    /// process holds) the child never reaches the call. Call `validate` in a test, or early, before
-    /// such code, or set `FACTORYKIT_VALIDATE_IN_PROCESS`. A child that has not reached the call
-    /// within 300 s (`FACTORYKIT_VALIDATE_CHILD_DEADLINE`, in seconds, changes it) is terminated,
-    /// with a line to the logger. Cancelling the task that awaits `validate` terminates the child
+    /// twice, side effects included, and if it waits (takes a lock this process holds) the child
+    /// never reaches the call. The child reads no input: its standard input is `/dev/null`, so
+    /// code that reads input reads nothing there, and what this process has yet to read stays
+    /// its own. Call `validate` in a test, or early, before such code, or set
+    /// `FACTORYKIT_VALIDATE_IN_PROCESS`. A child that has not reached the call within 300 s
+    /// (`FACTORYKIT_VALIDATE_CHILD_DEADLINE`, in seconds, changes it; `inf` means no deadline)
+    /// is terminated, with a line to the logger. Cancelling the task that awaits `validate` terminates the child
     /// and throws `CancellationError`; no child outlives this call, unless this process is killed
     /// meanwhile.
     ///
-    /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, or with
-    /// `FACTORYKIT_VALIDATE_IN_PROCESS` set), or the child did not reach this call, crashed, or
-    /// answered for other factories than this process found registered, everything is resolved
-    /// here and a cycle stops the process, naming each factory of the cycle with `path:line`.
+    /// In the child, every other `validate` call returns at once, having resolved nothing. A call
+    /// reached only depending on what an earlier one returned
+    /// (`if !issues.isEmpty { try await container.validate(...) }`) is therefore never reached
+    /// in the child: this process resolves its factories itself, and a cycle among them stops
+    /// it. Make such a call unconditional, or validate its factories in a test of their own.
+    ///
+    /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, with
+    /// `FACTORYKIT_VALIDATE_IN_PROCESS` set, or in a process that is itself such a child), or the
+    /// child did not reach this call, crashed, or answered for other factories than this process
+    /// found registered, the factories are resolved here from the one that child was asked about
+    /// on, and a cycle among them stops the process, naming each factory of the cycle with
+    /// `path:line`. A cycle an earlier child found stays reported, and is not resolved here.
     public func validate(
         _ factories: [PartialKeyPath<Self>], in fresh: @autoclosure () -> Self, fileID: String = #fileID,
         line: Int = #line, column: Int = #column

@@ -9,7 +9,10 @@ import Foundation
 /// the one asked for on, in order, as the parent would. At a cycle it writes that factory's
 /// findings and the graph it recorded to the result file and exits; the parent starts another
 /// child for the factories after it. Having run them all, it writes that it is done and exits.
-/// Every other `validate` call of a child returns at once, having resolved nothing.
+/// Every other `validate` call of a child returns at once, having resolved nothing: a call that is
+/// reached only depending on what an earlier one returned (`if !issues.isEmpty { … }`) is never
+/// reached in the child, gets no answer, and the parent resolves its factories itself. A process
+/// with ``variable`` set, whether or not it can read it, never starts a child itself.
 ///
 /// A call is the same in parent and child when it has the same call site, validates the same
 /// list (the container type and the listed factories, see ``call(at:validating:)``), and is the
@@ -27,10 +30,12 @@ import Foundation
 /// is left taken. A child costs a process start: about 80 ms for a debug test bundle on Linux
 /// running one test, about 3 s when FactoryKit's whole test run starts again.
 ///
-/// A child runs this executable from its start, so it may wait before it reaches the call (for
-/// input, or a lock the parent holds). As soon as it reaches the call it creates a marker file;
-/// one that has not within ``reachDeadline(in:)`` (300 s, or `FACTORYKIT_VALIDATE_CHILD_DEADLINE`
-/// seconds) is terminated, and counts as giving no answer. Resolving has no deadline. When the
+/// A child runs this executable from its start, so it may wait before it reaches the call (for a
+/// lock the parent holds). It reads no input: its standard input is `/dev/null`, so what the
+/// parent has yet to read stays the parent's. As soon as it reaches the call it creates a marker
+/// file; one that has not within ``reachDeadline(in:)`` (300 s, or
+/// `FACTORYKIT_VALIDATE_CHILD_DEADLINE` seconds; `inf` is in effect none) is terminated, and
+/// counts as giving no answer. Resolving has no deadline. When the
 /// task awaiting `validate` is cancelled, the child is terminated (`SIGTERM`, then `SIGKILL`
 /// after 2 s) and `validate` throws `CancellationError`. No child outlives the parent's call,
 /// unless the parent is itself killed meanwhile.
@@ -38,9 +43,13 @@ import Foundation
 /// Where no child process can be started (iOS, tvOS, watchOS and visionOS, where an app cannot
 /// start processes, or when `FACTORYKIT_VALIDATE_IN_PROCESS` is set), or a child gave no answer
 /// (it never reached the call, or crashed), or none that matched, the parent resolves the rest
-/// itself and a cycle stops it, naming each factory of the cycle with `path:line`.
+/// itself, from the factory that child was asked about on, and a cycle among them stops it,
+/// naming each factory of the cycle with `path:line`; the cycles earlier children found stand,
+/// and are never resolved here. A cycle met in a child on a thread where no validation is bound
+/// (one a factory hands work to and waits for) counts as the answering factory's.
 enum ValidationChild {
-    /// The environment variable that makes a process a child: `call@start@result file`.
+    /// The environment variable that makes a process a child: a ``Request``, as JSON. A process
+    /// with it set, whatever its value, never starts a child itself.
     static let variable = "FACTORYKIT_VALIDATE_CHILD"
 
     /// The environment variable that sets ``reachDeadline(in:)``, in seconds.
@@ -76,14 +85,37 @@ enum ValidationChild {
         }
     }
 
-    /// The call a child answers (see ``call(at:validating:)``), the first factory to resolve, and
-    /// the file to write to; nil in any other process.
-    static let request: (call: String, start: Int, result: String)? = {
-        guard let value = ProcessInfo.processInfo.environment[variable] else { return nil }
-        let parts = value.split(separator: "@", maxSplits: 2).map(String.init)
-        guard parts.count == 3, let start = Int(parts[1]) else { return nil }
-        return (parts[0], start, parts[2])
-    }()
+    /// What a child is asked: the call it answers (see ``call(at:validating:)``), the first
+    /// factory to resolve, and the file to write to. ``variable`` holds it as JSON, so no
+    /// character of the call site or the path (an `@` in a file's name) can be taken for the
+    /// end of a field.
+    struct Request: Codable, Equatable {
+        var call: String
+        var start: Int
+        var result: String
+
+        /// The value of ``variable`` that asks for this.
+        var encoded: String {
+            // Encoding strings and an integer cannot fail.
+            String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self)
+        }
+
+        /// The request `value` of ``variable`` encodes, or nil.
+        init?(decoding value: String) {
+            guard let request = try? JSONDecoder().decode(Request.self, from: Data(value.utf8)) else { return nil }
+            self = request
+        }
+
+        init(call: String, start: Int, result: String) {
+            self.call = call
+            self.start = start
+            self.result = result
+        }
+    }
+
+    /// What this process is asked, as a child; nil in any other process, and in one whose
+    /// ``variable`` is set to something else, which answers nothing and starts no child.
+    static let request: Request? = ProcessInfo.processInfo.environment[variable].flatMap(Request.init(decoding:))
 
     /// The arguments a child is started with: FactoryTesting's, which run only the current test,
     /// or this process's own.
@@ -181,37 +213,59 @@ enum ValidationChild {
 
     /// How long a child may take to reach the call before it is terminated: `deadline` of the
     /// environment, else 300 s, which a child of a test bundle on a loaded machine (it took over
-    /// 20 s to start at load 25 on 2 cores) stays well within.
+    /// 20 s to start at load 25 on 2 cores) stays well within. A value that is not a positive
+    /// number (`nan`, `-5`, `abc`) gives 300 s; one of ``longestDeadline`` or more (`inf`,
+    /// `1e17`), in effect none, gives ``longestDeadline``.
     static func reachDeadline(in environment: [String: String]) -> Duration {
         guard let text = environment[deadlineVariable], let seconds = Double(text), seconds > 0 else {
             return .seconds(300)
         }
+        guard seconds < longestDeadlineSeconds else { return longestDeadline }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
+
+    /// The longest ``reachDeadline(in:)``, about 31 years: no deadline in effect, and far from
+    /// what overflows a `Duration` or a clock's instant.
+    static let longestDeadline = Duration.seconds(Int64(longestDeadlineSeconds))
+    private static let longestDeadlineSeconds: Double = 1_000_000_000
 
     /// A deadline for tests, in place of the environment's.
     @TaskLocal static var deadlineForTests: Duration?
 
     /// The factories that met a cycle in a child process, by index, with what the child found;
-    /// nil where no child could run, one gave no answer, or one answered another call. Throws
+    /// nil where no child could run, or the first gave no answer or answered another call. When a
+    /// later child does, the answers of those before it stand: the factories from the one it was
+    /// asked about on are unanswered, and this process resolves them itself. Throws
     /// `CancellationError` when the task is cancelled, having ended the child.
     static func cycles(of call: String) async throws -> Answers? {
-        guard canStart else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        if environment[variable] != nil {
+            Diagnostics.log(
+                "FactoryKit: validate at \(call): \(variable) is set, but not to a request this process can "
+                    + "read; a process with it set starts no child process, so this one resolves the factories "
+                    + "itself, and a cycle stops it.")
+        }
+        guard canStart(in: environment) else { return nil }
         var answers = Answers()
         var start = 0
         while true {
+            // What a later child leaves unanswered, this process resolves; the cycles found before stand.
+            let rest =
+                start == 0
+                ? "a cycle stops this one."
+                : "this process resolves the factories from number \(start + 1) on itself, and a cycle among "
+                    + "them stops it; the cycles earlier children found (\(answers.cycles.count)) stand."
             guard let line = try await answer(to: call, from: start) else {
-                Diagnostics.log(
-                    "FactoryKit: validate at \(call) had no answer from a child process; a cycle stops this one.")
-                return nil
+                Diagnostics.log("FactoryKit: validate at \(call) had no answer from a child process; " + rest)
+                return start == 0 ? nil : answers
             }
             guard line.call == call, line.done || line.index >= start || (line.index == -1 && start == 0),
                 answers.count == nil || (answers.count == line.count && answers.listing == line.listing)
             else {
                 Diagnostics.log(
                     "FactoryKit: validate at \(call) had an answer from a child process for another call or list "
-                        + "(\(line.call)); a cycle stops this one.")
-                return nil
+                        + "(\(line.call)); " + rest)
+                return start == 0 ? nil : answers
             }
             answers.count = line.count
             answers.listing = line.listing
@@ -222,10 +276,13 @@ enum ValidationChild {
         }
     }
 
-    /// Whether this process can start a child.
-    private static var canStart: Bool {
+    /// Whether this process can start a child: not where `environment` sets
+    /// `FACTORYKIT_VALIDATE_IN_PROCESS`, nor ``variable`` (this process is itself a child, even
+    /// one whose request it cannot read: a child that started children could start them without
+    /// end).
+    static func canStart(in environment: [String: String]) -> Bool {
         #if os(Linux) || os(macOS)
-            return ProcessInfo.processInfo.environment["FACTORYKIT_VALIDATE_IN_PROCESS"] == nil
+            return environment["FACTORYKIT_VALIDATE_IN_PROCESS"] == nil && environment[variable] == nil
         #else
             return false
         #endif
@@ -237,22 +294,26 @@ enum ValidationChild {
         #if os(Linux) || os(macOS)
             let result = FileManager.default.temporaryDirectory.appendingPathComponent("factorykit-\(UUID())")
             let marker = result.path + ".reached"
-            guard let executable = Bundle.main.executableURL else { return nil }
+            guard canStart(in: ProcessInfo.processInfo.environment), let executable = Bundle.main.executableURL
+            else { return nil }
             defer {
                 try? FileManager.default.removeItem(at: result)
                 try? FileManager.default.removeItem(atPath: marker)
             }
+            // Before the child starts: nothing between its start and its end may stop this process.
+            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(
-                [variable: "\(call)@\(start)@\(result.path)"], uniquingKeysWith: { $1 })
+                [variable: Request(call: call, start: start, result: result.path).encoded], uniquingKeysWith: { $1 })
+            // The child reads no input: what this process has yet to read stays this process's.
+            process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let ended = Locked(false)
             process.terminationHandler = { _ in ended.withLock { $0 = true } }
             do { try process.run() } catch { return nil }
-            let deadline = deadlineForTests ?? reachDeadline(in: ProcessInfo.processInfo.environment)
             let clock = ContinuousClock()
             let latest = clock.now.advanced(by: deadline)
             var reachedCall = false
@@ -321,7 +382,7 @@ enum ValidationChild {
     /// resolves them from the one asked for on, writes that it is done, and exits. A cycle met
     /// meanwhile ends the child earlier (``exitAtCycle(_:)``).
     static func answer(
-        _ request: (call: String, start: Int, result: String), for run: ValidationRun,
+        _ request: Request, for run: ValidationRun,
         list: () async -> (count: Int, listing: String?), _ resolve: (Int) async -> Void
     ) async -> Never {
         _ = FileManager.default.createFile(atPath: request.result + ".reached", contents: nil)
@@ -336,9 +397,15 @@ enum ValidationChild {
     }
 
     /// In a child, inside the resolution it answers for: reports `finding`, a cycle, writes it
-    /// with what the factory found and resolved before, and exits. Returns anywhere else.
+    /// with what the factory found and resolved before, and exits. So too on a thread where no
+    /// validation is bound, as one a factory hands work to and waits for (`DispatchQueue.async`
+    /// and a semaphore): what meets a cycle in a child while it answers is the factory's doing.
+    /// Returns anywhere else: outside a child, before it answers, or where another validation
+    /// is bound.
     static func exitAtCycle(_ finding: ValidationFinding) {
-        guard let answering = answering.withLock({ $0 }), ValidationSink.current === answering.run.sink else { return }
+        guard let answering = answering.withLock({ $0 }) else { return }
+        let sink = ValidationSink.current
+        guard sink == nil || sink === answering.run.sink else { return }
         answering.run.sink.report(finding)
         write(
             Line(
@@ -347,8 +414,13 @@ enum ValidationChild {
                 graph: answering.run.recorder.graph))
     }
 
+    /// Taken by the first thread to write the result, and never released: another waits until
+    /// the process has ended.
+    private static let writing = NSLock()
+
     /// Writes `line` to the result file and ends the child.
     private static func write(_ line: Line) -> Never {
+        writing.lock()
         if let request, let data = try? JSONEncoder().encode(line) {
             _ = FileManager.default.createFile(atPath: request.result, contents: data)
         }
