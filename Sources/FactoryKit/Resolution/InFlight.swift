@@ -249,10 +249,7 @@ enum WaitGraph {
         }
         if !reportingCycle { return .goOn }
         if let goesOn, let next = goesOn.waitingFor {
-            let innermost = goesOn.waits.count - 1
-            goesOn.waits[innermost].released = true
-            goesOn.waits[innermost].flight = nil
-            swap(&effects.released, &goesOn.waits[innermost].frames)
+            effects.released += goesOn.releaseInnermostWait()
             effects.wake = next
             return .wait
         }
@@ -283,8 +280,8 @@ enum WaitGraph {
         lock.withLock { _ in chain.waits.last?.released ?? false }
     }
 
-    /// Records that `chain`'s innermost wait is over. The frames it had published, which hold parameters
-    /// (user values), are released after the lock.
+    /// Records that `chain`'s innermost wait is over. The frames it had published, which hold
+    /// parameters (user values), are released after the lock.
     ///
     /// A wait it ends inside another (a logger called during a long wait resolved and waited
     /// again) returns the outer wait to the graph, which checks it again as if it began now: a
@@ -295,10 +292,7 @@ enum WaitGraph {
             let frames = chain.waits.removeLast().frames
             guard let outer = chain.waits.last, let flight = outer.flight else { return (frames, nil) }
             let outcome = settle(chain, waitingFor: flight, reportingCycle: !outer.goesOnAtCycle, &effects)
-            if case .goOn = outcome {
-                chain.waits[chain.waits.count - 1].released = true
-                chain.waits[chain.waits.count - 1].flight = nil
-            }
+            if case .goOn = outcome { effects.released += chain.releaseInnermostWait() }
             return (frames, (outcome, flight))
         }
         withExtendedLifetime(frames) {}

@@ -186,6 +186,16 @@ final class ResolutionChain: @unchecked Sendable {
 
     /// The creation this thread waits for now.
     var waitingFor: InFlight? { waits.last?.flight }
+
+    /// Ends the innermost wait's part in the wait graph, to break a cycle: it waits for nothing
+    /// and is `released`, so its thread goes on. Returns its frames, to release after the lock.
+    func releaseInnermostWait() -> [ResolutionFrame] {
+        let innermost = waits.count - 1
+        waits[innermost].released = true
+        waits[innermost].flight = nil
+        defer { waits[innermost].frames = [] }
+        return waits[innermost].frames
+    }
     /// The creations of kept values (singleton, cached, shared) in progress on this thread,
     /// innermost last: the index of the creating factory's frame, its scope and its definition. A
     /// task-bound value resolved inside one would be kept past its block (see `TaskBoundCapture`).
