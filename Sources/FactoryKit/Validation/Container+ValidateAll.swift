@@ -47,7 +47,7 @@ extension Container {
         defer { run.stopRecording() }
         // The names, read in a step of the run: each fresh container runs `autoRegister()` there.
         var factories: [String] = []
-        let list = "validateAll" + manifest.map { " " + ValidationChild.stable($0.identity) }.joined()
+        let list = "validateAll" + ValidationChild.stable(manifest.map { " " + $0.identity }.joined())
         try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
             factories = manifest.map { $0.target().factory.validationName }
             return (manifest.count, nil)

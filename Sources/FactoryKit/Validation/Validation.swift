@@ -118,7 +118,7 @@ extension ManagedContainer {
         var registered: (resolvable: [BoundValidator], skipped: [String])?
         let list =
             "\(Self.self)"
-            + (factories.isEmpty ? " registered" : factories.map { " " + ValidationChild.stable("\($0)") }.joined())
+            + (factories.isEmpty ? " registered" : ValidationChild.stable(factories.map { " \($0)" }.joined()))
         try await run.resolving(at: "\(fileID):\(line):\(column)", validating: list) {
             guard factories.isEmpty else { return (factories.count, nil) }
             let listed = nextContainer().registeredFactories()

@@ -163,6 +163,8 @@ enum ValidationChild {
     /// executable, wherever it is loaded. An address it cannot place (no `dladdr`, no
     /// `/proc/self/maps`) reads `?`: key paths that differ only there are not told apart.
     static func stable(_ description: String) -> String {
+        // Read at the first address, once for the whole description (Linux).
+        var maps: String?
         var result = ""
         var rest = Substring(description)
         while let prefix = rest.range(of: "0x") {
@@ -173,13 +175,14 @@ enum ValidationChild {
                 result += "0x" + digits
                 continue
             }
-            result += symbol(at: address)
+            result += symbol(at: address, maps: &maps)
         }
         return result + rest
     }
 
-    /// The symbol, or the image and offset, `address` falls in.
-    private static func symbol(at address: UInt) -> String {
+    /// The symbol, or the image and offset, `address` falls in; on Linux, from `maps`, the text of
+    /// `/proc/self/maps`, read into it on first use.
+    private static func symbol(at address: UInt, maps: inout String?) -> String {
         #if canImport(Darwin)
             var info = Dl_info()
             guard let pointer = UnsafeRawPointer(bitPattern: address), dladdr(pointer, &info) != 0 else {
@@ -191,11 +194,13 @@ enum ValidationChild {
         #elseif os(Linux)
             // `start-end perms offset dev inode path`, one mapping a line. Read to the end: procfs
             // gives no size, and `String(contentsOfFile:)` stops after the first 4 KB.
-            guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else {
-                return "?"
+            if maps == nil {
+                maps =
+                    FileHandle(forReadingAtPath: "/proc/self/maps").map {
+                        String(decoding: $0.readDataToEndOfFile(), as: UTF8.self)
+                    } ?? ""
             }
-            let maps = String(decoding: data, as: UTF8.self)
-            for line in maps.split(separator: "\n") {
+            for line in (maps ?? "").split(separator: "\n") {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 let range = fields.first?.split(separator: "-") ?? []
                 guard fields.count >= 6, range.count == 2, let start = UInt(range[0], radix: 16),
